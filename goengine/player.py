@@ -1,0 +1,249 @@
+"""The engine interface the GTP layer drives, and the players we have today.
+
+`Player` is the contract: the APV-MCTS search will be one more Player.
+Until it exists:
+
+* `PolicyPlayer` plays the SL policy network's most probable sensible move
+  (AlphaGo's p_sigma played greedily), with the value network, if given,
+  for win rates and resigning;
+* `SimplePlayer` plays a random sensible move; it needs no weights and is
+  what `--weights none` gives, for testing the protocol.
+
+A sensible move is legal and does not fill one of the mover's own true eyes
+(the same rule AlphaGo's rollouts and search use). Moves are ints as in
+docs/API.md; PASS = -1 and RESIGN = -2.
+"""
+
+import random
+import sys
+from dataclasses import dataclass, field
+
+import numpy as np
+
+from goengine import PASS, scoring
+
+RESIGN = -2
+OPENING_FRACTION = 1 / 6   # no resigning during the first size*size/6 plies
+
+
+@dataclass
+class MoveInfo:
+    """One candidate move for analysis output (lz-analyze and friends).
+
+    winrate and lcb are for the player to move, in [0, 1]; prior is the
+    policy probability; pv starts with `move`.
+    """
+    move: int
+    visits: int
+    winrate: float
+    prior: float
+    lcb: float
+    pv: list = field(default_factory=list)
+
+
+def sensible_mask(board, color):
+    """Bool array (size*size,): legal for `color` and not filling its own true eye."""
+    mask = np.zeros(board.size * board.size, dtype=bool)
+    for move in board.legal_moves(color):
+        if move != PASS and not board.is_eye(move, color):
+            mask[move] = True
+    return mask
+
+
+class Player:
+    """Base class and interface. Subclasses override `policy`/`value`/`genmove`.
+
+    `interrupt` arguments are objects with `wait(timeout) -> bool` that
+    returns True once the caller wants the work to stop (a threading.Event
+    qualifies); the GTP layer passes its stdin reader so the next command
+    stops analysis or pondering.
+    """
+
+    name = 'player'
+    resign_threshold = 0.0     # win rate under which to resign; 0 never resigns
+    score_playouts = scoring.DEFAULT_PLAYOUTS
+
+    # -- what a searching engine will override ---------------------------
+
+    def genmove(self, game, color, budget, cleanup=False, report=None, interval=1.0):
+        """The move `color` should play now: a point, PASS or RESIGN.
+
+        budget: seconds we may think. cleanup: kgs-genmove_cleanup, so do not
+        pass while dead opponent stones can still be captured. report: an
+        optional callable taking a list of MoveInfo, called about every
+        `interval` seconds while thinking (lz-genmove_analyze).
+        """
+        board = game.board_for(color)
+        mask = sensible_mask(board, color)
+        if not mask.any():
+            return PASS
+        if not cleanup and self.opponent_passed_and_we_win(game, color):
+            return PASS
+        if self.should_resign(game, color):
+            return RESIGN
+        infos = self.candidates(game, color, count=1, mask=mask)
+        if report is not None:
+            report(self.candidates(game, color))
+        return infos[0].move if infos else PASS
+
+    def analyze(self, game, color, report, interrupt, interval=1.0):
+        """Report candidates every `interval` seconds until `interrupt` fires.
+
+        Without a search the candidates never change, so they are computed
+        once and repeated (GUIs expect a steady stream).
+        """
+        infos = self.candidates(game, color)
+        report(infos)
+        while not interrupt.wait(max(0.01, interval)):
+            report(infos)
+
+    def ponder(self, game, interrupt):
+        """Think on the opponent's time until `interrupt` fires. Nothing to do without a search."""
+        return
+
+    def policy(self, game, color):
+        """Move probabilities (size*size,) over sensible moves, or None if unavailable."""
+        return None
+
+    def value(self, game, color):
+        """Estimated win rate in [0, 1] for `color` to move now, or None."""
+        return None
+
+    def close(self):
+        pass
+
+    # -- shared rules ----------------------------------------------------
+
+    def candidates(self, game, color, count=10, mask=None):
+        """Top `count` sensible moves by prior as MoveInfo (no search: visits are
+        policy-proportional pseudo-visits, lcb equals the win rate)."""
+        board = game.board_for(color)
+        if mask is None:
+            mask = sensible_mask(board, color)
+        probs = self.policy(game, color)
+        if probs is None:
+            probs = mask / max(1, mask.sum())
+        order = [int(m) for m in np.argsort(-probs, kind='stable') if mask[m]][:count]
+        winrates = self.child_winrates(game, color, order)
+        return [MoveInfo(m, max(1, int(round(100 * probs[m]))), w, float(probs[m]), w, [m])
+                for m, w in zip(order, winrates)]
+
+    def child_winrates(self, game, color, moves):
+        """Win rate for `color` after each of `moves`; the root estimate (or 0.5) by default."""
+        root = self.value(game, color)
+        return [0.5 if root is None else root] * len(moves)
+
+    def opponent_passed_and_we_win(self, game, color):
+        """Answer a pass with a pass when area scoring (dead stones removed) says we win."""
+        last = game.last_move
+        if last is None or last[1] != PASS or last[0] == color:
+            return False
+        score = scoring.final_score(game.board, playouts=self.score_playouts)
+        return scoring.winner(score) == color
+
+    def should_resign(self, game, color):
+        """Resign below resign_threshold, never in the opening, never without a value estimate."""
+        if self.resign_threshold <= 0:
+            return False
+        if game.move_number < game.size * game.size * OPENING_FRACTION:
+            return False
+        winrate = self.value(game, color)
+        return winrate is not None and winrate < self.resign_threshold
+
+
+class SimplePlayer(Player):
+    """Random sensible moves, seeded; for protocol testing (`--weights none`)."""
+
+    name = 'simple'
+
+    def __init__(self, seed=0):
+        self.rng = random.Random(seed)
+
+    def genmove(self, game, color, budget, cleanup=False, report=None, interval=1.0):
+        board = game.board_for(color)
+        mask = sensible_mask(board, color)
+        if not mask.any():
+            return PASS
+        if not cleanup and self.opponent_passed_and_we_win(game, color):
+            return PASS
+        if report is not None:
+            report(self.candidates(game, color, mask=mask))
+        return self.rng.choice(np.flatnonzero(mask).tolist())
+
+
+class PolicyPlayer(Player):
+    """Greedy SL policy network (optionally with a value network).
+
+    `policy_eval` / `value_eval` are goengine.nets.NetworkEvaluator objects.
+    Boards of another size than the network's are played by a SimplePlayer
+    (with a note on stderr), since the network's per-point biases fix its size.
+    """
+
+    name = 'policy'
+
+    def __init__(self, policy_eval, value_eval=None, resign_threshold=0.10, log=None):
+        from goengine import features   # imported here: needs the compiled board
+        self.features = features
+        self.policy_eval = policy_eval
+        self.value_eval = value_eval
+        self.resign_threshold = resign_threshold if value_eval is not None else 0.0
+        self.fallback = SimplePlayer()
+        self.log = log or (lambda msg: print(msg, file=sys.stderr, flush=True))
+        self._warned_sizes = set()
+
+    def _fits(self, evaluator, size):
+        if evaluator is not None and evaluator.board_size == size:
+            return True
+        if evaluator is not None and size not in self._warned_sizes:
+            self._warned_sizes.add(size)
+            self.log(f'goengine: the network is for {evaluator.board_size}x{evaluator.board_size}; '
+                     f'playing random sensible moves on {size}x{size}')
+        return False
+
+    def genmove(self, game, color, budget, cleanup=False, report=None, interval=1.0):
+        if not self._fits(self.policy_eval, game.size):
+            return self.fallback.genmove(game, color, budget, cleanup, report, interval)
+        return super().genmove(game, color, budget, cleanup, report, interval)
+
+    def policy(self, game, color):
+        if not self._fits(self.policy_eval, game.size):
+            return None
+        board = game.board_for(color)
+        mask = sensible_mask(board, color)
+        if not mask.any():
+            return np.zeros(board.size * board.size, dtype=np.float32)
+        planes = self.features.policy_planes(board)
+        return np.asarray(self.policy_eval.policy(planes, legal_mask=mask), dtype=np.float32)
+
+    def value(self, game, color):
+        if self.value_eval is None or not self._fits(self.value_eval, game.size):
+            return None
+        v = float(self.value_eval.value(self.features.value_planes(game.board_for(color))))
+        return (v + 1) / 2
+
+    def child_winrates(self, game, color, moves):
+        """One batched value-net call over the positions after each candidate."""
+        if not moves or self.value_eval is None or not self._fits(self.value_eval, game.size):
+            return super().child_winrates(game, color, moves)
+        planes = []
+        for move in moves:
+            board = game.board_for(color)
+            board.play(move, color)
+            planes.append(self.features.value_planes(board))
+        v = np.asarray(self.value_eval.value(np.stack(planes)), dtype=np.float64)
+        return [float((1 - x) / 2) for x in v]   # the child's value is the opponent's
+
+
+def load_player(weights, value_weights=None, threads=None, resign_threshold=0.10, log=None):
+    """Build the player for gtp_main. weights 'none' gives a SimplePlayer.
+
+    Raises goengine.nets.NetworkLoadError for a missing or corrupt file.
+    """
+    if weights is None or str(weights).lower() == 'none':
+        return SimplePlayer()
+    from goengine import nets   # torch is slow to import; only when needed
+    policy = nets.NetworkEvaluator(nets.load_network(weights, kind='policy'), threads=threads)
+    value = None
+    if value_weights:
+        value = nets.NetworkEvaluator(nets.load_network(value_weights, kind='value'), threads=threads)
+    return PolicyPlayer(policy, value, resign_threshold=resign_threshold, log=log)

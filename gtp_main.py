@@ -1,0 +1,144 @@
+#!/usr/bin/env python3
+"""goengine's GTP front end: `python gtp_main.py [options]`, then speak GTP v2 on stdin/stdout.
+
+Only GTP goes to stdout; every log line goes to stderr. Use with a GUI
+(Sabaki, GoGui, Lizzie), a match runner (gogui-twogtp) or a server bridge.
+"""
+
+import argparse
+import os
+import sys
+
+HERE = os.path.dirname(os.path.abspath(__file__))
+DEFAULT_WEIGHTS = os.path.join('weights', 'sl.pt')
+
+DESCRIPTION = """\
+Run goengine as a GTP version 2 engine on stdin/stdout.
+
+Until the APV-MCTS search lands, moves come from the SL policy network
+(greedy: its most probable legal move that does not fill an own eye); the
+value network, if given, supplies win rates for analysis and resigning.
+--weights none plays random sensible moves instead (no network needed:
+for testing GUIs and the protocol)."""
+
+EPILOG = """\
+time: with time settings from the controller (time_settings,
+kgs-time_settings, time_left) the engine budgets its clock, spending more in
+the middle game and keeping a safety margin; without them every move gets
+--time-per-move seconds (default 5).
+
+examples:
+  python gtp_main.py --weights weights/sl.pt --value-weights weights/value.pt
+  python gtp_main.py --weights none --verbose"""
+
+
+def positive_float(text):
+    value = float(text)
+    if not value > 0:
+        raise argparse.ArgumentTypeError(f'must be > 0, got {text}')
+    return value
+
+
+def nonnegative_int(text):
+    value = int(text)
+    if value < 0:
+        raise argparse.ArgumentTypeError(f'must be >= 0, got {text}')
+    return value
+
+
+def probability(text):
+    value = float(text)
+    if not 0 <= value < 1:
+        raise argparse.ArgumentTypeError(f'must be in [0, 1), got {text}')
+    return value
+
+
+def build_parser():
+    p = argparse.ArgumentParser(prog='gtp_main.py', description=DESCRIPTION, epilog=EPILOG,
+                                formatter_class=argparse.RawDescriptionHelpFormatter)
+    p.add_argument('--weights', default=DEFAULT_WEIGHTS, metavar='FILE',
+                   help='SL policy network file (default: %(default)s, also looked up next '
+                        'to this script); "none" for a random sensible-move player')
+    p.add_argument('--value-weights', metavar='FILE',
+                   help='value network file: win rates for analysis and resigning '
+                        '(without it the engine never resigns)')
+    p.add_argument('--rollout-weights', metavar='FILE',
+                   help='fast rollout policy file, for the coming APV-MCTS search '
+                        '(checked to exist, not used yet)')
+    p.add_argument('--threads', type=nonnegative_int, default=None, metavar='N',
+                   help='CPU threads for network inference (default: all available cores)')
+    p.add_argument('--playouts', '--visits', dest='playouts', type=nonnegative_int,
+                   default=None, metavar='N',
+                   help='search playouts per move, for the coming APV-MCTS search '
+                        '(the policy player needs none); 0 or unset: limited by time only')
+    p.add_argument('--time-per-move', type=positive_float, default=None, metavar='SEC',
+                   help='seconds per move without time settings; with time settings, '
+                        'an upper bound per move')
+    p.add_argument('--margin', type=float, default=1.0, metavar='SEC',
+                   help='safety margin kept back from every deadline for process and '
+                        'GUI/network overhead (default: %(default)s)')
+    p.add_argument('--ponder', action='store_true',
+                   help="think on the opponent's time after our move until the next "
+                        'command (has an effect once the search exists)')
+    p.add_argument('--resign-threshold', type=probability, default=0.10, metavar='P',
+                   help='resign when the estimated win rate falls below P, never in the '
+                        'opening (default: %(default)s; 0 disables; needs --value-weights)')
+    p.add_argument('--verbose', action='store_true',
+                   help='log every command and decision to stderr')
+    return p
+
+
+def resolve(path):
+    """A relative weights path that is missing in the cwd is looked up next to this script."""
+    if path and not os.path.isabs(path) and not os.path.exists(path):
+        candidate = os.path.join(HERE, path)
+        if os.path.exists(candidate):
+            return candidate
+    return path
+
+
+def log(message):
+    print(message, file=sys.stderr, flush=True)
+
+
+def main(argv=None):
+    args = build_parser().parse_args(argv)
+    gtp_out = sys.stdout
+    sys.stdout = sys.stderr   # stray prints from libraries must not corrupt GTP
+    if args.margin < 0:
+        log('goengine: --margin must be >= 0')
+        return 2
+
+    from goengine import gtp, player
+    from goengine.timecontrol import TimeManager
+
+    weights = args.weights
+    if str(weights).lower() != 'none':
+        weights = resolve(weights)
+    if args.rollout_weights:
+        rollout = resolve(args.rollout_weights)
+        if not os.path.isfile(rollout):
+            log(f'goengine: error: rollout weights {rollout}: no such file')
+            return 2
+        log('goengine: note: --rollout-weights is not used until the APV-MCTS search exists')
+    try:
+        engine_player = player.load_player(weights, resolve(args.value_weights), args.threads,
+                                           args.resign_threshold, log=log)
+    except Exception as exc:   # NetworkLoadError, or torch failing on a strange file
+        log(f'goengine: error: cannot load network: {exc}')
+        log('goengine: pass --weights FILE, or --weights none for a random test player')
+        return 2
+    engine_player.max_playouts = args.playouts
+    engine_player.pondering = args.ponder
+    if args.verbose:
+        log(f'goengine: player {engine_player.name}, weights {weights}')
+
+    clock = TimeManager(time_per_move=args.time_per_move, margin=args.margin)
+    engine = gtp.GtpEngine(player=engine_player, clock=clock, verbose=args.verbose, log=log)
+    if not args.ponder:
+        engine.idle = lambda: None
+    return gtp.serve(engine, in_fd=sys.stdin.fileno(), out=gtp_out)
+
+
+if __name__ == '__main__':
+    sys.exit(main())

@@ -1,0 +1,153 @@
+"""Game records: read SGF games and replay them as training positions.
+
+Sources are `*.sgfs.gz` / `*.sgfs` collections (one complete SGF game per line),
+plain `.sgf` files, and folders holding any of those. A broken record raises
+`SgfError` (a ValueError) so callers can skip it and count it; `read_games`
+does exactly that.
+"""
+
+import gzip
+import os
+from dataclasses import dataclass, field
+
+from sgfmill import sgf, sgf_moves
+
+from goengine import BLACK, PASS, WHITE, Board, IllegalMove, coords
+
+COLORS = {"b": BLACK, "w": WHITE}
+SGF_SUFFIXES = (".sgf", ".sgfs", ".sgfs.gz")
+
+
+class SgfError(ValueError):
+    """A game record that cannot be parsed or replayed."""
+
+
+@dataclass
+class Game:
+    """One parsed game: everything a trainer needs, with moves as board indices."""
+    size: int = 19
+    komi: float = 0.0
+    setup_black: list = field(default_factory=list)
+    setup_white: list = field(default_factory=list)
+    moves: list = field(default_factory=list)   # [(color, move)], move may be PASS
+    winner: int = None                          # BLACK, WHITE, or None (draw/void/unknown)
+    result: str = ""
+    name: str = ""
+
+
+def parse_winner(result):
+    """RE[] value -> BLACK / WHITE / None. Draws ("0", "Draw"), void and "?" have no winner."""
+    result = (result or "").strip().upper()
+    if result.startswith("B+"):
+        return BLACK
+    if result.startswith("W+"):
+        return WHITE
+    return None
+
+
+def parse_game(text, name=""):
+    """Parse one SGF game (str or bytes). Raises SgfError on any defect."""
+    if isinstance(text, str):
+        text = text.encode("utf-8")
+    try:
+        record = sgf.Sgf_game.from_bytes(text)
+        setup, sgf_moves_list = sgf_moves.get_setup_and_moves(record)
+        root = record.get_root()
+        size = record.get_size()
+        komi = record.get_komi()
+        result = root.get("RE") if root.has_property("RE") else ""
+        if not name and root.has_property("GN"):
+            name = root.get("GN")
+    except (ValueError, KeyError, IndexError) as exc:
+        raise SgfError(f"{name or 'game'}: {exc}") from None
+
+    def point(rowcol):
+        return PASS if rowcol is None else coords.from_rowcol(rowcol[0], rowcol[1], size)
+
+    game = Game(size=size, komi=komi, result=result, winner=parse_winner(result), name=name)
+    for colour, rowcol in setup.list_occupied_points():
+        (game.setup_black if colour == "b" else game.setup_white).append(point(rowcol))
+    game.moves = [(COLORS[colour], point(rowcol)) for colour, rowcol in sgf_moves_list]
+    return game
+
+
+def new_board(game):
+    """A goengine Board with the game's size, komi and setup (handicap) stones."""
+    # The record is authoritative: only simple ko is enforced, so a rare superko
+    # repetition allowed by the server's rules does not break the replay.
+    board = Board(game.size, game.komi, superko=False)
+    if game.setup_black or game.setup_white:
+        board.setup_stones(black=game.setup_black, white=game.setup_white)
+        if game.moves:
+            board.to_move = game.moves[0][0]
+    return board
+
+
+def iter_positions(game, copy=True):
+    """Yield (board_before_move, color, move) for every move (passes included).
+
+    board.to_move == color. With copy=False the same live Board is yielded each
+    time (fast, but only valid until the next step). An illegal move raises
+    SgfError after the positions before it have been yielded.
+    """
+    board = new_board(game)
+    for number, (color, move) in enumerate(game.moves):
+        board.to_move = color
+        yield (board.copy() if copy else board), color, move
+        try:
+            board.play(move, color)
+        except IllegalMove as exc:
+            raise SgfError(f"{game.name}: move {number + 1} "
+                           f"{coords.to_gtp(move, game.size)}: {exc}") from None
+
+
+def iter_sgf_files(path):
+    """Files under `path` (a file or a folder, recursively, sorted) that hold SGF games."""
+    if os.path.isdir(path):
+        for root, dirs, files in os.walk(path):
+            dirs.sort()
+            for name in sorted(files):
+                if name.endswith(SGF_SUFFIXES):
+                    yield os.path.join(root, name)
+    elif os.path.exists(path):
+        yield path
+    else:
+        raise FileNotFoundError(path)
+
+
+def iter_records(path):
+    """Yield (name, sgf_text) for each game in one file; name is "file:line" for collections."""
+    base = os.path.basename(path)
+    if path.endswith(".sgf"):
+        with open(path, "rb") as f:
+            yield base, f.read()
+        return
+    opener = gzip.open if path.endswith(".gz") else open
+    with opener(path, "rb") as f:
+        for number, line in enumerate(f, 1):
+            if line.strip():
+                yield f"{base}:{number}", line
+
+
+def read_games(paths, errors=None, limit=None):
+    """Parse the games of files/folders in order, skipping broken ones.
+
+    `errors`, if a list, collects (name, message) of every skipped record.
+    `limit` stops after that many good games.
+    """
+    if isinstance(paths, (str, os.PathLike)):
+        paths = [paths]
+    count = 0
+    for path in paths:
+        for filename in iter_sgf_files(os.fspath(path)):
+            for name, text in iter_records(filename):
+                if limit is not None and count >= limit:
+                    return
+                try:
+                    game = parse_game(text, name)
+                except SgfError as exc:
+                    if errors is not None:
+                        errors.append((name, str(exc)))
+                    continue
+                count += 1
+                yield game

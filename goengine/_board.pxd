@@ -54,6 +54,9 @@ cdef int libs_after_move(const BoardState* b, int p, int c, int cap,
 cdef bint is_ladder_capture(const BoardState* b, int p, int c) noexcept nogil
 cdef bint is_ladder_escape(const BoardState* b, int p, int c) noexcept nogil
 cdef void area_counts(const BoardState* b, int* black, int* white) noexcept nogil
+cdef bint is_ko_capture(const BoardState* b, int p, int c) noexcept nogil
+cdef int play_random_move(BoardState* b, uint64_t* rng) noexcept nogil
+cdef int random_playout(BoardState* b, uint64_t* rng, int max_moves) noexcept nogil
 
 
 cdef inline int point_of(const BoardState* b, int row, int col) noexcept nogil:

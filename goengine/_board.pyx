@@ -624,6 +624,59 @@ cdef void area_counts(const BoardState* b, int* black, int* white) noexcept nogi
                 white[0] += region_size
 
 
+# --- Light playouts ---------------------------------------------------------
+
+cdef inline uint64_t _next_random(uint64_t* state) noexcept nogil:
+    """xorshift64*: tiny, fast and good enough to pick playout moves."""
+    cdef uint64_t x = state[0]
+    x ^= x >> 12
+    x ^= x << 25
+    x ^= x >> 27
+    state[0] = x
+    return x * <uint64_t>0x2545F4914F6CDD1D
+
+
+cdef bint is_ko_capture(const BoardState* b, int p, int c) noexcept nogil:
+    """Would c at p take a single stone and leave a lone stone in atari
+    (the ko shape)?  Playouts never make such a capture: with several kos on
+    the board random players would otherwise retake them forever."""
+    cdef int k, n, atari_stones = 0
+    cdef int d[4]
+    d[0] = p - b.stride; d[1] = p - 1; d[2] = p + 1; d[3] = p + b.stride
+    for k in range(4):
+        n = d[k]
+        if b.color[n] == EMPTY or b.color[n] == c:
+            return False
+        if b.color[n] == 3 - c and b.libs[b.head[n]] == 1:
+            atari_stones += b.num_stones[b.head[n]]
+    return atari_stones == 1
+
+
+cdef int play_random_move(BoardState* b, uint64_t* rng) noexcept nogil:
+    """Play a uniformly random legal move that neither fills an eyeish point
+    of the mover nor takes a ko, or pass when none is left; returns the
+    point played."""
+    cdef int c = b.to_move, n = b.num_empty, start, i, p
+    if n > 0:
+        start = <int>((_next_random(rng) >> 33) % <uint64_t>n)
+        for i in range(n):
+            p = b.empty_list[(start + i) % n]
+            if not is_eyeish(b, p, c) and is_legal(b, p, c) and not is_ko_capture(b, p, c):
+                play_move(b, p, c)
+                return p
+    play_move(b, PASS_POINT, c)
+    return PASS_POINT
+
+
+cdef int random_playout(BoardState* b, uint64_t* rng, int max_moves) noexcept nogil:
+    """Play random moves until both sides pass; returns the moves played."""
+    cdef int moves = 0
+    while b.passes < 2 and moves < max_moves:
+        play_random_move(b, rng)
+        moves += 1
+    return moves
+
+
 # ---------------------------------------------------------------------------
 # Python layer
 # ---------------------------------------------------------------------------
@@ -897,6 +950,30 @@ cdef class Board:
         """Black area - white area - komi: positive means black wins."""
         black, white = self.area_counts()
         return black - white - self.komi
+
+    def random_playouts(self, int count=1, seed=1, int max_moves=1000):
+        """Play `count` light playouts (uniformly random moves that don't fill
+        the mover's eyeish points) from this position on scratch copies.
+
+        Returns (moves played in all, black wins): a speed benchmark and a
+        crude evaluation.  The board itself is unchanged.
+        """
+        cdef uint64_t rng = <uint64_t>seed * <uint64_t>0x9E3779B97F4A7C15 + 1
+        cdef BoardState* scratch = <BoardState*>malloc(sizeof(BoardState))
+        cdef long moves = 0
+        cdef int i, black_wins = 0, black, white
+        cdef double komi = self.komi
+        if scratch == NULL:
+            raise MemoryError()
+        with nogil:
+            for i in range(count):
+                copy_state(scratch, &self.st)
+                moves += random_playout(scratch, &rng, max_moves)
+                area_counts(scratch, &black, &white)
+                if black - white - komi > 0:
+                    black_wins += 1
+        free(scratch)
+        return moves, black_wins
 
     def is_game_over(self):
         return self.st.passes >= 2

@@ -1,0 +1,393 @@
+"""Tests for goengine.nets: tiny networks (k=8, 3 layers) so they run in seconds."""
+
+import os
+
+import numpy as np
+import pytest
+import torch
+
+from goengine.nets import (
+    FORMAT, FORMAT_VERSION, NetworkEvaluator, NetworkLoadError, PolicyNet, ValueNet,
+    fold_batch_norm, init_value_from_policy, load_network, save_network,
+    softmax_with_temperature,
+)
+
+torch.set_num_threads(1)  # the machine is shared; tiny nets do not need more
+
+SMALL = dict(filters=8, layers=3, board_size=19)
+
+
+def random_planes(n, planes, size=19, seed=0):
+    rng = np.random.default_rng(seed)
+    return (rng.random((n, planes, size, size)) < 0.3).astype(np.uint8)
+
+
+def as_tensor(planes):
+    return torch.from_numpy(planes).float()
+
+
+def randomise_batch_norm(model, seed=0):
+    """Give BN layers non-trivial statistics and affine parameters."""
+    gen = torch.Generator().manual_seed(seed)
+    with torch.no_grad():
+        for module in model.modules():
+            if isinstance(module, torch.nn.BatchNorm2d):
+                n = module.num_features
+                module.running_mean.copy_(torch.randn(n, generator=gen))
+                module.running_var.copy_(torch.rand(n, generator=gen) * 2 + 0.1)
+                module.weight.copy_(torch.randn(n, generator=gen))
+                module.bias.copy_(torch.randn(n, generator=gen))
+    return model
+
+
+# ---------------------------------------------------------------- architecture
+
+def test_policy_output_shape():
+    net = PolicyNet(**SMALL)
+    assert net(as_tensor(random_planes(2, 48))).shape == (2, 361)
+
+
+def test_policy_on_9x9():
+    net = PolicyNet(filters=8, layers=3, board_size=9)
+    assert net(as_tensor(random_planes(3, 48, size=9))).shape == (3, 81)
+
+
+def test_default_architecture_is_alphagos():
+    net = PolicyNet()
+    convs = [m for m in net.modules() if isinstance(m, torch.nn.Conv2d)]
+    assert len(convs) == 13
+    assert convs[0].kernel_size == (5, 5) and convs[0].padding == (2, 2)
+    assert convs[0].in_channels == 48 and convs[0].out_channels == 192
+    assert all(c.kernel_size == (3, 3) and c.padding == (1, 1) for c in convs[1:12])
+    assert convs[12].kernel_size == (1, 1) and convs[12].out_channels == 1
+    assert convs[12].bias is None
+
+
+def test_per_point_bias():
+    net = PolicyNet(**SMALL)
+    assert net.point_bias.numel() == 361
+    assert net.head.bias is None
+    x = as_tensor(random_planes(1, 48))
+    before = net(x)
+    with torch.no_grad():
+        net.point_bias[42] += 5.0
+    diff = net(x) - before
+    assert diff[0, 42].item() == pytest.approx(5.0)
+    assert diff[0, :42].abs().max() == 0 and diff[0, 43:].abs().max() == 0
+
+
+def test_value_output_shape_and_range():
+    net = ValueNet(**SMALL)
+    with torch.no_grad():
+        net.out.weight.mul_(100)  # push towards saturation: must still be in [-1, 1]
+    v = net(as_tensor(random_planes(5, 49)))
+    assert v.shape == (5,)
+    assert v.min() >= -1 and v.max() <= 1
+
+
+def test_value_default_architecture():
+    net = ValueNet()
+    convs = [m for m in net.modules() if isinstance(m, torch.nn.Conv2d)]
+    assert len(convs) == 13 and convs[0].in_channels == 49
+    assert convs[12].out_channels == 1 and convs[12].bias is not None
+    assert net.fc.in_features == 361 and net.fc.out_features == 256
+    assert net.out.out_features == 1
+
+
+def test_bad_architecture_rejected():
+    with pytest.raises(ValueError):
+        PolicyNet(layers=1)
+
+
+# ---------------------------------------------------------------- softmax
+
+def test_softmax_sums_to_one():
+    logits = PolicyNet(**SMALL)(as_tensor(random_planes(4, 48)))
+    probs = softmax_with_temperature(logits)
+    assert torch.allclose(probs.sum(1), torch.ones(4), atol=1e-5)
+    assert torch.allclose(probs, torch.softmax(logits, 1))
+
+
+def test_temperature_behaviour():
+    logits = torch.tensor([[1.0, 2.0, 3.0]])
+    p1 = softmax_with_temperature(logits, 1.0)
+    sharp = softmax_with_temperature(logits, 0.67)
+    flat = softmax_with_temperature(logits, 10.0)
+    assert sharp.max() > p1.max() > flat.max()
+    assert torch.allclose(sharp, torch.softmax(logits / 0.67, 1))
+    assert torch.allclose(softmax_with_temperature(logits, 1e4), torch.full((1, 3), 1 / 3), atol=1e-3)
+    for p in (sharp, flat):
+        assert p.argmax() == 2 and p.sum().item() == pytest.approx(1.0)
+    with pytest.raises(ValueError):
+        softmax_with_temperature(logits, 0.0)
+
+
+# ---------------------------------------------------------------- batch norm folding
+
+@pytest.mark.parametrize('cls,planes', [(PolicyNet, 48), (ValueNet, 49)])
+def test_fold_batch_norm_equivalence(cls, planes):
+    torch.manual_seed(0)
+    net = randomise_batch_norm(cls(batch_norm=True, **SMALL)).eval()
+    folded = fold_batch_norm(net)
+    assert not folded.batch_norm and not folded.training
+    assert not any(isinstance(m, torch.nn.BatchNorm2d) for m in folded.modules())
+    assert all(block.conv.bias is not None for block in folded.trunk)
+    x = as_tensor(random_planes(4, planes))
+    with torch.no_grad():
+        assert torch.allclose(net(x), folded(x), atol=1e-4, rtol=1e-4)
+
+
+def test_fold_uses_running_stats_after_training():
+    torch.manual_seed(0)
+    net = PolicyNet(batch_norm=True, **SMALL)
+    opt = torch.optim.SGD(net.parameters(), lr=0.01)
+    x = as_tensor(random_planes(8, 48))
+    for _ in range(3):  # update running statistics and weights
+        loss = torch.nn.functional.cross_entropy(net(x), torch.arange(8))
+        opt.zero_grad()
+        loss.backward()
+        opt.step()
+    assert net.training  # fold must not switch the caller's model to eval
+    folded = fold_batch_norm(net)
+    assert net.training
+    with torch.no_grad():
+        assert torch.allclose(net.eval()(x), folded(x), atol=1e-4, rtol=1e-4)
+
+
+# ---------------------------------------------------------------- value transfer
+
+def test_value_trunk_from_policy():
+    torch.manual_seed(0)
+    policy = PolicyNet(**SMALL)
+    value = init_value_from_policy(ValueNet(**SMALL), policy)
+    planes = random_planes(2, 49)
+    planes[:, 48] = 1  # the extra plane must be ignored (zeroed weights)
+    with torch.no_grad():
+        expected = policy.trunk(as_tensor(planes[:, :48]))
+        got = value.trunk(as_tensor(planes))
+    assert torch.allclose(expected, got, atol=1e-5)
+    assert value.trunk[0].conv.weight[:, 48].abs().max() == 0
+
+
+@pytest.mark.parametrize('policy_bn,value_bn', [(True, True), (True, False), (False, True)])
+def test_value_trunk_from_policy_mixed_batch_norm(policy_bn, value_bn):
+    torch.manual_seed(0)
+    policy = randomise_batch_norm(PolicyNet(batch_norm=policy_bn, **SMALL)).eval()
+    if not policy_bn:
+        with torch.no_grad():
+            for block in policy.trunk:
+                block.conv.bias.normal_()
+    value = init_value_from_policy(ValueNet(batch_norm=value_bn, **SMALL), policy).eval()
+    planes = random_planes(2, 49)
+    with torch.no_grad():
+        expected = policy.trunk(as_tensor(planes[:, :48]))
+        got = value.trunk(as_tensor(planes))
+    assert torch.allclose(expected, got, atol=1e-4, rtol=1e-4)
+
+
+def test_value_trunk_shape_mismatch():
+    with pytest.raises(ValueError):
+        init_value_from_policy(ValueNet(filters=16, layers=3), PolicyNet(**SMALL))
+    with pytest.raises(ValueError):
+        init_value_from_policy(ValueNet(filters=8, layers=4), PolicyNet(**SMALL))
+
+
+# ---------------------------------------------------------------- checkpoint files
+
+def test_save_load_roundtrip_fp16(tmp_path):
+    torch.manual_seed(0)
+    net = PolicyNet(**SMALL)
+    path = tmp_path / 'policy.pt'
+    save_network(path, net, extra={'accuracy': np.float32(0.5), 'positions': 1000})
+    loaded = load_network(path)
+    assert isinstance(loaded, PolicyNet) and not loaded.training
+    assert loaded.arch == net.arch
+    assert loaded.extra == {'accuracy': 0.5, 'positions': 1000}
+    for name, tensor in loaded.state_dict().items():
+        assert tensor.dtype == torch.float32
+        assert torch.equal(tensor, net.state_dict()[name].half().float())
+    x = as_tensor(random_planes(2, 48))
+    with torch.no_grad():
+        assert torch.allclose(net(x), loaded(x), atol=1e-2, rtol=1e-2)
+
+
+def test_save_load_fp32_exact(tmp_path):
+    net = ValueNet(**SMALL)
+    path = tmp_path / 'sub' / 'value.pt'  # parent directory is created
+    save_network(path, net, half=False)
+    loaded = load_network(path, kind='value')
+    for name, tensor in net.state_dict().items():
+        assert torch.equal(tensor, loaded.state_dict()[name])
+    assert os.listdir(tmp_path / 'sub') == ['value.pt']  # no temp file left
+
+
+def test_load_with_fold(tmp_path):
+    net = randomise_batch_norm(PolicyNet(batch_norm=True, **SMALL)).eval()
+    path = tmp_path / 'bn.pt'
+    save_network(path, net)
+    assert load_network(path).batch_norm
+    folded = load_network(path, fold=True)
+    assert not folded.batch_norm
+    x = as_tensor(random_planes(2, 48))
+    with torch.no_grad():
+        assert torch.allclose(net(x), folded(x), atol=5e-2, rtol=5e-2)  # fp16 weights
+
+
+def test_unstorable_extra_rejected(tmp_path):
+    with pytest.raises(TypeError):
+        save_network(tmp_path / 'x.pt', PolicyNet(**SMALL), extra={'bad': object()})
+
+
+def assert_load_error(path, fragment, **kwargs):
+    with pytest.raises(NetworkLoadError) as info:
+        load_network(path, **kwargs)
+    message = str(info.value)
+    assert str(path) in message and fragment in message
+    assert info.value.__suppress_context__ or info.value.__context__ is None
+
+
+def test_load_missing(tmp_path):
+    assert_load_error(tmp_path / 'nope.pt', 'no such file')
+
+
+def test_load_directory(tmp_path):
+    assert_load_error(tmp_path, 'not a regular file')
+
+
+def test_load_truncated(tmp_path):
+    path = tmp_path / 'cut.pt'
+    save_network(path, PolicyNet(**SMALL))
+    data = path.read_bytes()
+    path.write_bytes(data[:len(data) // 2])
+    assert_load_error(path, 'cannot read network file')
+
+
+def test_load_garbage(tmp_path):
+    path = tmp_path / 'garbage.pt'
+    path.write_bytes(os.urandom(1000))
+    assert_load_error(path, 'cannot read network file')
+
+
+def test_load_empty(tmp_path):
+    path = tmp_path / 'empty.pt'
+    path.write_bytes(b'')
+    assert_load_error(path, 'cannot read network file')
+
+
+def test_load_non_goengine_file(tmp_path):
+    path = tmp_path / 'plain.pt'
+    torch.save(PolicyNet(**SMALL).state_dict(), path)  # a bare state dict
+    assert_load_error(path, 'not a goengine network file')
+
+
+def test_load_unsafe_pickle_refused(tmp_path):
+    path = tmp_path / 'pickle.pt'
+    torch.save({'format': FORMAT, 'payload': object()}, path)
+    assert_load_error(path, 'cannot read network file')
+
+
+def test_load_wrong_kind(tmp_path):
+    path = tmp_path / 'value.pt'
+    save_network(path, ValueNet(**SMALL))
+    assert_load_error(path, 'expected a policy network', kind='policy')
+
+
+def test_load_bad_version(tmp_path):
+    path = tmp_path / 'future.pt'
+    save_network(path, PolicyNet(**SMALL))
+    checkpoint = torch.load(path, weights_only=True)
+    checkpoint['version'] = FORMAT_VERSION + 1
+    torch.save(checkpoint, path)
+    assert_load_error(path, 'unsupported network file version')
+
+
+def test_load_mismatched_weights(tmp_path):
+    path = tmp_path / 'mismatch.pt'
+    save_network(path, PolicyNet(**SMALL))
+    checkpoint = torch.load(path, weights_only=True)
+    checkpoint['arch']['filters'] = 16
+    torch.save(checkpoint, path)
+    assert_load_error(path, 'do not match')
+
+
+# ---------------------------------------------------------------- evaluator
+
+@pytest.fixture(scope='module')
+def policy_net():
+    torch.manual_seed(1)
+    return PolicyNet(**SMALL)
+
+
+@pytest.mark.parametrize('use_bf16', [False, True])
+def test_evaluator_policy_batch_and_single(policy_net, use_bf16):
+    ev = NetworkEvaluator(policy_net, use_bf16=use_bf16, threads=1)
+    planes = random_planes(3, 48)
+    probs = ev.policy(planes)
+    assert probs.shape == (3, 361) and probs.dtype == np.float32
+    assert np.allclose(probs.sum(1), 1, atol=1e-5)
+    single = ev.policy(planes[1])
+    assert single.shape == (361,)
+    assert np.allclose(single, probs[1], atol=1e-6)
+    with torch.no_grad():
+        expected = torch.softmax(policy_net(as_tensor(planes)), 1).numpy()
+    tolerance = 2e-2 if use_bf16 else 1e-5
+    assert np.abs(probs - expected).max() < tolerance
+
+
+def test_evaluator_temperature(policy_net):
+    ev = NetworkEvaluator(policy_net, use_bf16=False, threads=1)
+    planes = random_planes(2, 48)
+    p1, sharp = ev.policy(planes), ev.policy(planes, temperature=0.5)
+    assert np.all(sharp.max(1) > p1.max(1))
+    assert np.array_equal(sharp.argmax(1), p1.argmax(1))
+    assert np.allclose(sharp.sum(1), 1, atol=1e-5)
+
+
+def test_evaluator_legal_mask(policy_net):
+    ev = NetworkEvaluator(policy_net, use_bf16=False, threads=1)
+    planes = random_planes(2, 48)
+    mask = np.zeros((2, 361), dtype=bool)
+    mask[0, [3, 10, 200]] = True  # row 1 has no legal point at all
+    probs = ev.policy(planes, legal_mask=mask)
+    full = ev.policy(planes)
+    assert probs[0].sum() == pytest.approx(1.0, abs=1e-5)
+    assert np.all(probs[0][~mask[0]] == 0)
+    expected = full[0, [3, 10, 200]] / full[0, [3, 10, 200]].sum()
+    assert np.allclose(probs[0, [3, 10, 200]], expected, atol=1e-5)
+    assert np.all(probs[1] == 0)
+    single = ev.policy(planes[0], legal_mask=mask[0])
+    assert np.allclose(single, probs[0], atol=1e-6)
+
+
+def test_evaluator_value():
+    torch.manual_seed(0)
+    net = ValueNet(**SMALL)
+    ev = NetworkEvaluator(net, use_bf16=True, threads=1)
+    planes = random_planes(4, 49)
+    values = ev.value(planes)
+    assert values.shape == (4,) and values.dtype == np.float32
+    assert np.all(np.abs(values) <= 1)
+    single = ev.value(planes[2])
+    assert np.ndim(single) == 0 and abs(float(single) - values[2]) < 1e-6
+    with torch.no_grad():
+        assert np.allclose(values, net(as_tensor(planes)).numpy(), atol=2e-2)
+
+
+def test_evaluator_folds_batch_norm_and_leaves_model_alone():
+    net = randomise_batch_norm(PolicyNet(batch_norm=True, **SMALL)).train()
+    ev = NetworkEvaluator(net, use_bf16=False, threads=1)
+    assert net.training and not ev.model.batch_norm
+    planes = random_planes(2, 48)
+    with torch.no_grad():
+        expected = torch.softmax(net.eval()(as_tensor(planes)), 1).numpy()
+    assert np.allclose(ev.policy(planes), expected, atol=1e-5)
+
+
+def test_evaluator_rejects_bad_input(policy_net):
+    ev = NetworkEvaluator(policy_net, threads=1)
+    with pytest.raises(ValueError):
+        ev.policy(random_planes(1, 49))
+    with pytest.raises(ValueError):
+        ev.policy(random_planes(1, 48, size=9))
+    with pytest.raises(TypeError):
+        ev.value(random_planes(1, 48))

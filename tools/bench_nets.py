@@ -1,0 +1,147 @@
+"""Measure network inference speed (fp32 vs bf16) and bf16's effect on move choice.
+
+    python tools/bench_nets.py                      # random k=192 policy net
+    python tools/bench_nets.py --weights W.pt       # a trained network file
+    python tools/bench_nets.py --agreement --weights W.pt --npz planes.npz
+
+Speed: positions/s through NetworkEvaluator for several batch sizes, fp32 and
+bf16 in one run, after a warm-up (the first calls build oneDNN kernels).
+Agreement: how often bf16 picks the same top move as fp32 (for value nets, how
+far the values move), on planes from a .npz or on random planes.
+"""
+
+import argparse
+import os
+import sys
+import time
+
+import numpy as np
+import torch
+
+# Fallback for running from a checkout without `pip install -e .`; an installed
+# goengine (or PYTHONPATH) takes precedence.
+sys.path.append(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
+
+from goengine.nets import (  # noqa: E402
+    NetworkEvaluator, NetworkLoadError, PolicyNet, available_cores, load_network,
+)
+
+
+def build_model(weights):
+    if weights is None:
+        torch.manual_seed(0)
+        print('network: random k=192, 13-layer policy net (AlphaGo size)')
+        return PolicyNet()
+    model = load_network(weights, fold=True)
+    print(f'network: {weights}: {model.kind} {model.arch}')
+    return model
+
+
+def random_planes(n, model, seed=0):
+    """Binary planes at 30% density; speed does not depend on content."""
+    rng = np.random.default_rng(seed)
+    s = model.board_size
+    return (rng.random((n, model.planes, s, s)) < 0.3).astype(np.uint8)
+
+
+def evaluate(evaluator, planes):
+    if evaluator.kind == 'policy':
+        return evaluator.policy(planes)
+    return evaluator.value(planes)
+
+
+def positions_per_second(evaluator, planes, seconds):
+    """Throughput from the median call time: robust to other jobs on a shared machine."""
+    for _ in range(2):  # warm-up: kernel selection and allocation
+        evaluate(evaluator, planes)
+    times, start = [], time.perf_counter()
+    while len(times) < 3 or time.perf_counter() - start < seconds:
+        t = time.perf_counter()
+        evaluate(evaluator, planes)
+        times.append(time.perf_counter() - t)
+    return len(planes) / float(np.median(times))
+
+
+def bench(model, args):
+    results = {}
+    for use_bf16 in (False, True):
+        evaluator = NetworkEvaluator(model, use_bf16=use_bf16, threads=args.threads,
+                                     channels_last=args.channels_last)
+        for batch in args.batches:
+            planes = random_planes(batch, model, seed=batch)
+            results[batch, use_bf16] = positions_per_second(evaluator, planes, args.seconds)
+    print(f'\n{"batch":>5} | {"fp32 pos/s":>10} {"ms/batch":>8} | '
+          f'{"bf16 pos/s":>10} {"ms/batch":>8} | bf16 speed-up')
+    print('-' * 64)
+    for batch in args.batches:
+        fp32, bf16 = results[batch, False], results[batch, True]
+        print(f'{batch:>5} | {fp32:>10.1f} {1000 * batch / fp32:>8.1f} | '
+              f'{bf16:>10.1f} {1000 * batch / bf16:>8.1f} | {bf16 / fp32:>6.2f}x')
+
+
+def load_planes(path, model, limit):
+    """Planes from a .npz: the array named 'planes', else the first of the right shape."""
+    with np.load(path) as data:
+        names = ['planes'] if 'planes' in data.files else data.files
+        for name in names:
+            array = data[name]
+            if array.ndim == 4 and array.shape[1] == model.planes:
+                print(f'planes: {path}[{name!r}], {min(limit, len(array))} of {len(array)}')
+                return array[:limit]
+    sys.exit(f'{path}: no array of shape (N, {model.planes}, s, s)')
+
+
+def agreement(model, args):
+    if args.npz:
+        planes = load_planes(args.npz, model, args.positions)
+    else:
+        print(f'planes: {args.positions} random positions (real games would be more telling)')
+        planes = random_planes(args.positions, model)
+    fp32 = NetworkEvaluator(model, use_bf16=False, threads=args.threads)
+    bf16 = NetworkEvaluator(model, use_bf16=True, threads=args.threads)
+    chunks = range(0, len(planes), 32)
+    a = np.concatenate([evaluate(fp32, planes[i:i + 32]) for i in chunks])
+    b = np.concatenate([evaluate(bf16, planes[i:i + 32]) for i in chunks])
+    if model.kind == 'policy':
+        same = np.mean(a.argmax(1) == b.argmax(1))
+        print(f'top-1 agreement fp32 vs bf16: {100 * same:.2f}% over {len(a)} positions')
+        diff = np.abs(a - b).sum(1)
+        print(f'total variation distance: mean {diff.mean() / 2:.4f}, max {diff.max() / 2:.4f}')
+    else:
+        diff = np.abs(a - b)
+        print(f'|value fp32 - bf16|: mean {diff.mean():.4f}, max {diff.max():.4f}')
+        print(f'same sign: {100 * np.mean(np.sign(a) == np.sign(b)):.2f}%')
+
+
+def main():
+    parser = argparse.ArgumentParser(description=__doc__.split('\n')[0])
+    parser.add_argument('--weights', help='network file (default: random k=192 policy net)')
+    parser.add_argument('--batches', type=int, nargs='+', default=[1, 8, 16, 32])
+    parser.add_argument('--seconds', type=float, default=2.0,
+                        help='timed seconds per configuration (default 2)')
+    parser.add_argument('--threads', type=int, default=None,
+                        help=f'torch threads (default: all {available_cores()} cores)')
+    parser.add_argument('--no-channels-last', dest='channels_last', action='store_false',
+                        help='keep NCHW memory format (channels_last is the default)')
+    parser.add_argument('--agreement', action='store_true',
+                        help='report fp32-vs-bf16 agreement instead of speed')
+    parser.add_argument('--npz', help='with --agreement: .npz holding planes (N, C, s, s)')
+    parser.add_argument('--positions', type=int, default=512,
+                        help='with --agreement: positions to compare (default 512)')
+    args = parser.parse_args()
+
+    try:
+        model = build_model(args.weights)
+    except NetworkLoadError as exc:
+        sys.exit(f'error: {exc}')
+    threads = args.threads or available_cores()
+    print(f'torch {torch.__version__}, {threads} threads, '
+          f'channels_last={args.channels_last}')
+    if args.agreement:
+        agreement(model, args)
+    else:
+        bench(model, args)
+
+
+if __name__ == '__main__':
+    main()

@@ -1,0 +1,163 @@
+"""Check the ladder planes against GNU Go's own ladder reader.
+
+For random positions of held-out games, every chain with two liberties is
+asked of GNU Go (`ladder_attack`: can the opponent capture it in a ladder,
+without a ko?)
+and of our board (is either liberty a successful ladder capture for the
+opponent?).  Every chain in atari whose extension gives it exactly two
+liberties is compared the same way after the extension (our ladder-escape
+answer must be the negation of GNU Go's attack).
+
+    python tools/ladder_vs_gnugo.py [--positions 300] [--sgf FILE]
+
+Last line: `agreement=0.XXXX strings=N`.
+"""
+
+import argparse
+import random
+import subprocess
+import sys
+from pathlib import Path
+
+sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
+from goengine import BLACK, PASS, WHITE, coords, opponent  # noqa: E402
+from goengine.sgffile import iter_positions, read_games  # noqa: E402
+
+GNUGO = "/usr/games/gnugo"
+DEFAULT_SGF = Path(__file__).resolve().parents[2] / "shared/data/tygem-9d/tygem-9d-2016-12.sgfs.gz"
+COLOR_NAME = {BLACK: "black", WHITE: "white"}
+
+
+class GnuGo:
+    """A GNU Go process spoken to over GTP."""
+
+    def __init__(self, path=GNUGO):
+        self.proc = subprocess.Popen([path, "--mode", "gtp", "--level", "0"], stdin=subprocess.PIPE,
+                                     stdout=subprocess.PIPE, text=True, bufsize=1)
+
+    def send(self, command):
+        self.proc.stdin.write(command + "\n")
+        self.proc.stdin.flush()
+        lines = []
+        while True:
+            line = self.proc.stdout.readline()
+            if line == "":
+                raise RuntimeError("GNU Go exited")
+            if line.strip() == "" and lines:
+                break
+            lines.append(line.strip())
+        reply = " ".join(lines)
+        if reply.startswith("?"):
+            raise RuntimeError(f"GNU Go refused {command!r}: {reply}")
+        return reply[1:].strip()
+
+    def set_position(self, board):
+        size = board.size
+        self.send(f"boardsize {size}")
+        self.send("clear_board")
+        stones = board.stones()
+        for move in range(size * size):
+            color = stones[move // size, move % size]
+            if color:
+                self.send(f"play {COLOR_NAME[color]} {coords.to_gtp(move, size)}")
+
+    def ladder_capturable(self, move, size):
+        """Does the ladder capture the chain outright?  GNU Go answers 1 for
+        that, and 2 or 3 when the capture needs a ko, which is no ladder
+        capture for our planes."""
+        return self.send(f"ladder_attack {coords.to_gtp(move, size)}").split()[0] == "1"
+
+    def close(self):
+        self.proc.stdin.close()
+        self.proc.wait(timeout=10)
+
+
+def chains(board):
+    """One stone of every chain on the board."""
+    seen, heads = set(), []
+    for move in range(board.size * board.size):
+        if board.color_at(move) and move not in seen:
+            stones = board.chain_stones(move)
+            seen.update(stones)
+            heads.append(move)
+    return heads
+
+
+def compare_position(board, gnugo, mismatches):
+    """(agreements, strings compared) for one position."""
+    agree = total = 0
+    size = board.size
+    gnugo.set_position(board)
+    for stone in chains(board):
+        owner = board.color_at(stone)
+        libs = board.chain_liberty_points(stone)
+        if len(libs) == 2:
+            ours = any(board.is_ladder_capture(lib, opponent(owner)) for lib in libs)
+            theirs = gnugo.ladder_capturable(stone, size)
+        elif len(libs) == 1:
+            extended = board.copy()
+            extended.superko = False
+            if not extended.is_legal(libs[0], owner):
+                continue
+            extended.play(libs[0], owner)
+            if extended.chain_liberties(stone) != 2:
+                continue
+            ours = not board.is_ladder_escape(libs[0], owner)
+            gnugo.send(f"play {COLOR_NAME[owner]} {coords.to_gtp(libs[0], size)}")
+            theirs = gnugo.ladder_capturable(stone, size)
+            gnugo.send("undo")
+        else:
+            continue
+        total += 1
+        if ours == theirs:
+            agree += 1
+        else:
+            mismatches.append((board.copy(), stone, ours, theirs))
+    return agree, total
+
+
+def sample_positions(sgf_path, count, seed):
+    rng = random.Random(seed)
+    positions = []
+    for game in read_games(sgf_path, limit=count):
+        if len(game.moves) < 30:
+            continue
+        stop = rng.randrange(20, len(game.moves))
+        for number, (board, _, _) in enumerate(iter_positions(game, copy=False)):
+            if number == stop:
+                positions.append(board.copy())
+                break
+    return positions
+
+
+def compare(sgf_path, count, seed=1, gnugo_path=GNUGO):
+    gnugo = GnuGo(gnugo_path)
+    mismatches = []
+    agree = total = 0
+    try:
+        for board in sample_positions(sgf_path, count, seed):
+            a, t = compare_position(board, gnugo, mismatches)
+            agree += a
+            total += t
+    finally:
+        gnugo.close()
+    return agree, total, mismatches
+
+
+def main():
+    parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    parser.add_argument("--positions", type=int, default=300)
+    parser.add_argument("--sgf", default=str(DEFAULT_SGF))
+    parser.add_argument("--seed", type=int, default=1)
+    parser.add_argument("--show", type=int, default=3, help="print this many disagreements")
+    args = parser.parse_args()
+    agree, total, mismatches = compare(args.sgf, args.positions, args.seed)
+    for board, stone, ours, theirs in mismatches[:args.show]:
+        print(board)
+        print(f"chain at {coords.to_gtp(stone, board.size)}: ours capturable={ours}, "
+              f"GNU Go capturable={theirs}\n")
+    print(f"agreement={agree / max(total, 1):.4f} strings={total}")
+
+
+if __name__ == "__main__":
+    main()

@@ -1,31 +1,17 @@
 """Shared fixtures: real 9-dan games from ../shared/data, read with sgfmill."""
 
-import gzip
 import os
+import sys
 from pathlib import Path
 
 import pytest
-from sgfmill import sgf, sgf_moves
 
 REPO = Path(__file__).resolve().parent.parent
+sys.path.insert(0, str(REPO / "tools"))
+from replay_vs_sgfmill import read_games  # noqa: E402
+
 DATA_DIR = Path(os.environ.get("GOENGINE_DATA", REPO.parent / "shared" / "data" / "tygem-9d"))
 SAMPLE_MONTH = DATA_DIR / "tygem-9d-2009-01.sgfs.gz"
-
-
-def read_games(path, limit):
-    """The first `limit` parseable games of a collection as (size, setup board, moves)."""
-    games = []
-    with gzip.open(path, "rt", encoding="utf-8") as lines:
-        for line in lines:
-            if len(games) >= limit:
-                break
-            try:
-                game = sgf.Sgf_game.from_string(line)
-                setup, moves = sgf_moves.get_setup_and_moves(game)
-            except ValueError:
-                continue
-            games.append((game.get_size(), setup, moves))
-    return games
 
 
 @pytest.fixture(scope="session")

@@ -27,7 +27,7 @@ NONE, ABSOLUTE, BYOYOMI, CANADIAN = 'none', 'absolute', 'byoyomi', 'canadian'
 
 DEFAULT_MOVE_TIME = 5.0   # per move when there is no time limit and no --time-per-move
 DEFAULT_MARGIN = 1.0      # seconds kept back from every deadline (lag buffer)
-MIN_BUDGET = 0.05         # always enough for at least one network evaluation
+MIN_BUDGET = 0.0          # 0 means "move at once": players still make one network evaluation
 
 
 @dataclass
@@ -57,8 +57,8 @@ def expected_game_length(size):
 
 
 def min_moves_left(size):
-    """Own moves we always keep time for, even deep into the endgame."""
-    return max(10, size * size // 20)
+    """Own moves we always keep time for, even deep into the endgame (30 on 19x19)."""
+    return max(10, size * size // 12)
 
 
 def move_weight(ply, size):

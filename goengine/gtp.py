@@ -478,16 +478,20 @@ class GoguiHandlers(Family):
     def analyze_commands(self, args):
         return '\n'.join(self.ANALYZE_COMMANDS)
 
-    def _policy(self):
-        game = self.game
-        probs = self.engine.player.policy(game, game.to_move)
+    def _color(self, args):
+        """Optional colour argument; the player to move by default."""
+        expect_args(args, 0, 1)
+        return parse_color(args[0]) if args else self.game.to_move
+
+    def _policy(self, args):
+        probs = self.engine.player.policy(self.game, self._color(args))
         if probs is None:
             raise GtpError('no policy network for this board')
         return probs
 
     @command('goengine-policy_heatmap')
     def policy_heatmap(self, args):
-        probs, size = self._policy(), self.game.size
+        probs, size = self._policy(args), self.game.size
         peak = max(float(probs.max()), 1e-9)
         points = [int(m) for m in probs.argsort()[::-1] if probs[m] > 0]
         influence = ' '.join(f'{vertex(m, size)} {probs[m] / peak:.3f}' for m in points)
@@ -500,7 +504,7 @@ class GoguiHandlers(Family):
 
     @command('goengine-policy_dboard')
     def policy_dboard(self, args):
-        probs, size = self._policy(), self.game.size
+        probs, size = self._policy(args), self.game.size
         peak = max(float(probs.max()), 1e-9)
         rows = []
         for r in range(size - 1, -1, -1):
@@ -509,24 +513,25 @@ class GoguiHandlers(Family):
 
     @command('goengine-value')
     def value(self, args):
-        game = self.game
-        winrate = self.engine.player.value(game, game.to_move)
+        color = self._color(args)
+        winrate = self.engine.player.value(self.game, color)
         if winrate is None:
-            raise GtpError('no value network loaded')
-        who = 'Black' if game.to_move == BLACK else 'White'
-        return f'{who} to move, win rate {100 * winrate:.1f}%'
+            raise GtpError('no value network for this board')
+        who = 'Black' if color == BLACK else 'White'
+        return f'{who} to move: win rate {100 * winrate:.1f}%'
 
     @command('goengine-ladder_captures')
     def ladder_captures(self, args):
-        return self._ladder('is_ladder_capture', 'ladder captures')
+        return self._ladder(args, 'is_ladder_capture', 'ladder captures')
 
     @command('goengine-ladder_escapes')
     def ladder_escapes(self, args):
-        return self._ladder('is_ladder_escape', 'ladder escapes')
+        return self._ladder(args, 'is_ladder_escape', 'ladder escapes')
 
-    def _ladder(self, method, label):
-        game = self.game
-        board, color, size = game.board, game.to_move, game.size
+    def _ladder(self, args, method, label):
+        """Points where AlphaGo's ladder capture / ladder escape feature is on, for a colour."""
+        color = self._color(args)
+        board, size = self.game.board, self.game.size
         test = getattr(board, method)
         points = [m for m in board.legal_moves(color) if m != PASS and test(m, color)]
         names = ' '.join(vertex(m, size) for m in points)

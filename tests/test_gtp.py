@@ -1,0 +1,815 @@
+"""The GTP layer: protocol details, every command's happy and error paths,
+undo, handicap, SGF round trips, analysis streams, a fuzz run and the
+gtp_main.py process."""
+
+import os
+import random
+import re
+import subprocess
+import sys
+import threading
+import time
+from pathlib import Path
+
+import numpy as np
+import pytest
+from sgfmill import sgf
+
+from goengine import BLACK, PASS, WHITE, coords
+from goengine.game import GameState
+from goengine.gtp import GtpEngine, format_lz_info, parse_command, preprocess
+from goengine.player import RESIGN, MoveInfo, PolicyPlayer, SimplePlayer
+
+REPO = Path(__file__).resolve().parent.parent
+GTP_MAIN = REPO / 'gtp_main.py'
+
+# A complete response: '=' or '?', optional id, then either ' text' or a
+# newline-started multi-line text, no empty line inside, one empty line after.
+RESPONSE = re.compile(r'^[=?](\d*)( [^\n]*|)(\n[^\n]+)*\n\n\Z')
+
+REQUIRED = ['protocol_version', 'name', 'version', 'known_command', 'list_commands', 'quit',
+            'boardsize', 'clear_board', 'komi', 'play', 'genmove']
+OURS = REQUIRED + ['undo', 'showboard', 'fixed_handicap', 'place_free_handicap',
+                   'set_free_handicap', 'final_score', 'final_status_list', 'time_settings',
+                   'time_left', 'loadsgf', 'printsgf', 'reg_genmove', 'cputime',
+                   'kgs-time_settings', 'kgs-genmove_cleanup', 'kgs-game_over', 'kgs-rules',
+                   'lz-analyze', 'lz-genmove_analyze', 'gogui-analyze_commands']
+
+
+def make_engine(size=9, player=None, **kw):
+    kw.setdefault('score_playouts', 8)
+    return GtpEngine(player or SimplePlayer(seed=1), GameState(size), log=lambda m: None, **kw)
+
+
+@pytest.fixture
+def e():
+    return make_engine()
+
+
+def ok(engine, line):
+    """Run a line that must succeed; return the response text after '= '."""
+    response = engine.handle(line)
+    assert RESPONSE.match(response), repr(response)
+    assert response.startswith('='), f'{line!r} -> {response!r}'
+    return response[1:].lstrip('0123456789').strip('\n').removeprefix(' ')
+
+
+def fail(engine, line, message=None):
+    """Run a line that must fail without changing the game; return the message."""
+    before = state(engine)
+    response = engine.handle(line)
+    assert RESPONSE.match(response), repr(response)
+    assert response.startswith('?'), f'{line!r} -> {response!r}'
+    assert state(engine) == before, line
+    text = response[1:].lstrip('0123456789').strip()
+    if message is not None:
+        assert text == message, f'{line!r}: {text!r}'
+    return text
+
+
+def state(engine):
+    g = engine.game
+    b = g.board
+    return (g.size, g.komi, g.ruleset, tuple(g.moves), tuple(g.setup_black),
+            tuple(g.setup_white), b.to_move, b.stones().tobytes(), b.captures(BLACK),
+            b.captures(WHITE), b.ko)
+
+
+def consistent(engine):
+    """The live board equals a replay of setup + moves (undo's invariant)."""
+    g = engine.game
+    replay = g._replay(g.moves)
+    return (np.array_equal(replay.stones(), g.board.stones()) and replay.to_move == g.board.to_move
+            and g.board.size == g.size)
+
+
+def play_all(engine, moves):
+    for m in moves.split():
+        color, vertex = m.split(':') if ':' in m else (None, m)
+        ok(engine, f'play {color or "BW"[engine.game.to_move - 1]} {vertex}')
+
+
+# -- protocol details -----------------------------------------------------
+
+def test_preprocess_and_parse():
+    assert preprocess('  name  ') == 'name'
+    assert preprocess('\tna\x01me\r') == 'name'
+    assert preprocess('boardsize\t9') == 'boardsize 9'
+    assert preprocess('# just a comment') is None
+    assert preprocess('   \t ') is None
+    assert preprocess('\x00\x1b') is None
+    cmd = parse_command('42 PLAY b D4 # comment')
+    assert (cmd.id, cmd.name, cmd.args) == (42, 'play', ['b', 'D4'])
+    assert parse_command('7').name == ''
+    assert parse_command('loadsgf /Tmp/Game.SGF').args == ['/Tmp/Game.SGF']   # args keep case
+
+
+def test_ids_are_echoed(e):
+    assert e.handle('17 name') == '=17 goengine\n\n'
+    assert e.handle('3 bogus_command') == '?3 unknown command\n\n'
+    assert e.handle('0 protocol_version') == '=0 2\n\n'
+    assert e.handle('name') == '= goengine\n\n'
+    assert e.handle('5') == '?5 missing command\n\n'
+
+
+def test_empty_and_comment_lines_get_no_response(e):
+    for line in ['', '   ', '\t', '# comment', '   # indented comment', '\x01\x02']:
+        assert e.handle(line) == ''
+
+
+def test_comments_tabs_control_characters_case(e):
+    assert e.handle('name # what is your name') == '= goengine\n\n'
+    assert e.handle('1\tname') == '=1 goengine\n\n'
+    assert e.handle('na\x7fme\r') == '= goengine\n\n'
+    assert e.handle('NAME') == '= goengine\n\n'
+    ok(e, 'Play BLACK d4')
+    ok(e, 'play White Q3'.replace('Q3', 'e5'))
+    assert e.game.moves == [(BLACK, coords.from_gtp('D4', 9)), (WHITE, coords.from_gtp('E5', 9))]
+
+
+def test_every_response_is_well_formed(e):
+    lines = ['showboard', 'list_commands', 'gogui-analyze_commands', 'printsgf',
+             'final_score', 'bogus', 'play b', '9 showboard']
+    for line in lines:
+        assert RESPONSE.match(e.handle(line))
+
+
+# -- administrative commands -------------------------------------------
+
+def test_admin_commands(e):
+    assert ok(e, 'protocol_version') == '2'
+    assert ok(e, 'name') == 'goengine'
+    assert ok(e, 'version')
+    listed = ok(e, 'list_commands').split('\n')
+    for name in OURS:
+        assert name in listed
+        assert ok(e, f'known_command {name}') == 'true'
+    assert ok(e, 'known_command frobnicate') == 'false'
+    fail(e, 'known_command', 'syntax error')
+    assert not e.quit_requested
+    assert e.handle('quit') == '= \n\n'
+    assert e.quit_requested
+
+
+# -- setup commands -------------------------------------------------------
+
+def test_boardsize_and_clear_board(e):
+    play_all(e, 'D4 E5')
+    ok(e, 'boardsize 13')
+    assert e.game.size == 13 and e.game.is_empty()
+    ok(e, 'play b m13')
+    ok(e, 'clear_board')
+    assert e.game.is_empty() and e.game.size == 13
+    ok(e, 'boardsize 25')
+    ok(e, 'boardsize 2')
+
+
+@pytest.mark.parametrize('line,message', [
+    ('boardsize 0', 'unacceptable size'), ('boardsize 1', 'unacceptable size'),
+    ('boardsize 26', 'unacceptable size'), ('boardsize -9', 'unacceptable size'),
+    ('boardsize abc', 'syntax error'), ('boardsize', 'syntax error'),
+    ('boardsize 9 9', 'syntax error'), ('boardsize 9.5', 'syntax error')])
+def test_boardsize_errors(e, line, message):
+    play_all(e, 'C3')
+    fail(e, line, message)
+
+
+def test_komi(e):
+    ok(e, 'komi 6.5')
+    assert e.game.komi == 6.5 and e.game.board.komi == 6.5
+    ok(e, 'komi -3')
+    ok(e, 'komi 1000')     # must accept even ridiculous komi
+    assert e.game.komi == 1000
+    for bad in ['komi', 'komi abc', 'komi nan', 'komi inf', 'komi 1 2']:
+        fail(e, bad, 'syntax error')
+
+
+def test_fixed_handicap_placement():
+    e = make_engine(19)
+    assert ok(e, 'fixed_handicap 2') == 'D4 Q16'
+    assert e.game.to_move == WHITE and e.game.moves == []
+    expected = {3: 'D4 Q16 D16', 4: 'D4 Q16 D16 Q4', 5: 'D4 Q16 D16 Q4 K10',
+                6: 'D4 Q16 D16 Q4 D10 Q10', 7: 'D4 Q16 D16 Q4 D10 Q10 K10',
+                8: 'D4 Q16 D16 Q4 D10 Q10 K4 K16', 9: 'D4 Q16 D16 Q4 D10 Q10 K4 K16 K10'}
+    for n, vertices in expected.items():
+        ok(e, 'clear_board')
+        assert set(ok(e, f'fixed_handicap {n}').split()) == set(vertices.split())
+    e9 = make_engine(9)
+    assert set(ok(e9, 'fixed_handicap 4').split()) == {'C3', 'G7', 'C7', 'G3'}
+
+
+def test_fixed_handicap_errors():
+    e = make_engine(19)
+    for bad in ['fixed_handicap 1', 'fixed_handicap 10', 'fixed_handicap 0']:
+        fail(e, bad, 'invalid number of stones')
+    fail(e, 'fixed_handicap x', 'syntax error')
+    fail(e, 'fixed_handicap', 'syntax error')
+    play_all(e, 'D4')
+    fail(e, 'fixed_handicap 2', 'board not empty')
+    e8 = make_engine(8)
+    ok(e8, 'fixed_handicap 4')
+    ok(e8, 'clear_board')
+    fail(e8, 'fixed_handicap 5', 'invalid number of stones')
+    fail(make_engine(5), 'fixed_handicap 2', 'invalid number of stones')
+
+
+def test_place_free_handicap(e):
+    vertices = ok(e, 'place_free_handicap 12').split()
+    assert len(vertices) == len(set(vertices)) == 12
+    assert 'pass' not in vertices
+    assert e.game.handicap == 12 and e.game.to_move == WHITE
+    assert int(e.game.board.stones().astype(bool).sum()) == 12
+    fail(e, 'place_free_handicap 2', 'board not empty')
+    ok(e, 'clear_board')
+    fail(e, 'place_free_handicap 1', 'invalid number of stones')
+    fail(e, 'place_free_handicap 81', 'invalid number of stones')
+    assert len(ok(e, 'place_free_handicap 80').split()) == 80
+
+
+def test_set_free_handicap(e):
+    ok(e, 'set_free_handicap c3 G7 e5')
+    assert e.game.handicap == 3 and e.game.to_move == WHITE
+    ok(e, 'play w d4')
+    fail(e, 'set_free_handicap a1 a2', 'board not empty')
+    ok(e, 'clear_board')
+    fail(e, 'set_free_handicap a1', 'bad vertex list')
+    fail(e, 'set_free_handicap a1 a1', 'bad vertex list')
+    fail(e, 'set_free_handicap a1 pass', 'bad vertex list')
+    fail(e, 'set_free_handicap a1 z9', 'syntax error')
+    fail(e, 'set_free_handicap', 'syntax error')
+
+
+def test_kgs_rules(e):
+    ok(e, 'kgs-rules japanese')
+    assert e.game.ruleset == 'japanese' and not e.game.board.superko
+    ok(e, 'kgs-rules chinese')
+    assert e.game.board.superko
+    fail(e, 'kgs-rules klingon')
+    fail(e, 'kgs-rules', 'syntax error')
+
+
+# -- play, undo, genmove --------------------------------------------------
+
+def test_play_and_errors(e):
+    ok(e, 'play b d4')
+    ok(e, 'play b e4')           # same colour twice is fine for the protocol
+    ok(e, 'play w pass')
+    fail(e, 'play w d4', 'illegal move')       # occupied
+    for bad in ['play', 'play b', 'play x d4', 'play b z4', 'play b d99', 'play b d0',
+                'play b resign', 'play b d4 e5', 'play b i5', 'play b 44']:
+        fail(e, bad, 'syntax error')
+
+
+def test_suicide_and_ko_are_illegal():
+    e = make_engine(9)
+    play_all(e, 'B:b1 W:pass B:a2 W:pass')
+    fail(e, 'play w a1', 'illegal move')    # suicide
+    ok(e, 'clear_board')
+    # Ko: black takes at E5, white may not retake at once.
+    play_all(e, 'B:d5 W:e6 B:e4 W:f5 B:f6 W:e4'.replace('W:e4', 'W:d4'))
+    play_all(e, 'B:f4 W:e3 B:pass W:e5 B:e6'.replace('B:e6', 'B:g5'))
+    ok(e, 'clear_board')
+    play_all(e, 'B:c5 W:d5 B:d4 W:e4 B:d6 W:e6 B:pass W:f5 B:e5')   # black takes d5
+    assert e.game.board.stones()[4, 3] == 0
+    fail(e, 'play w d5', 'illegal move')                           # immediate retake
+
+
+def test_undo_restores_captures_and_history(e):
+    play_all(e, 'B:d5 W:e5 B:e4 W:pass B:f5 W:pass')
+    before = state(e)
+    play_all(e, 'B:e6')                           # captures e5
+    assert e.game.board.captures(BLACK) == 1
+    ok(e, 'undo')
+    assert state(e) == before
+    for _ in range(6):
+        ok(e, 'undo')
+    assert e.game.moves == [] and e.game.to_move == BLACK
+    fail(e, 'undo', 'cannot undo')
+
+
+def test_undo_never_removes_handicap(e):
+    ok(e, 'fixed_handicap 2')
+    play_all(e, 'W:e5')
+    ok(e, 'undo')
+    assert e.game.handicap == 2 and e.game.to_move == WHITE
+    fail(e, 'undo', 'cannot undo')
+
+
+def test_genmove_plays_a_legal_move(e):
+    for color in 'bwbwbw':
+        vertex = ok(e, f'genmove {color}')
+        move = coords.from_gtp(vertex, 9)
+        assert e.game.moves[-1] == ({'b': BLACK, 'w': WHITE}[color], move)
+    assert len(e.game.moves) == 6
+    fail(e, 'genmove', 'syntax error')
+    fail(e, 'genmove purple', 'syntax error')
+
+
+def test_reg_genmove_does_not_play(e):
+    before = state(e)
+    vertex = ok(e, 'reg_genmove b')
+    assert coords.from_gtp(vertex, 9) != PASS
+    assert state(e) == before
+
+
+def test_genmove_passes_when_only_own_eyes_remain():
+    e = make_engine(3)
+    ok(e, 'set_free_handicap a2 b2 c2 b1 b3')    # empty corners are black eyes
+    assert ok(e, 'genmove b') == 'pass'
+    assert ok(e, 'genmove w') == 'pass'          # every white move is suicide
+
+
+def test_genmove_answers_a_pass_when_winning(e):
+    play_all(e, 'B:e5 W:pass')
+    assert ok(e, 'genmove b') == 'pass'
+    ok(e, 'undo')
+    assert ok(e, 'kgs-genmove_cleanup b') != 'pass'    # cleanup never passes early
+
+
+def test_showboard(e):
+    play_all(e, 'D4 E5')
+    text = ok(e, 'showboard')
+    assert 'A B C D E F G H J' in text and ' 9 ' in text and ' 1 ' in text
+    assert '(O)' in text and 'X' in text
+    assert '\n\n' not in e.handle('showboard')[:-2]
+
+
+# -- scoring --------------------------------------------------------------
+
+def test_final_score_empty_board(e):
+    assert ok(e, 'final_score') == 'W+7.5'
+    ok(e, 'komi 0')
+    assert ok(e, 'final_score') == '0'
+    ok(e, 'komi -2.5')
+    assert ok(e, 'final_score') == 'B+2.5'
+
+
+def test_final_status_list_on_a_finished_game():
+    # Black owns A-E, White F-J; each has one dead stone in the other's area.
+    e = make_engine(9, score_playouts=32)
+    walls = ' '.join(f'B:e{i} W:f{i}' for i in range(1, 10))
+    play_all(e, walls + ' B:h5 W:b5')
+    assert ok(e, 'final_status_list dead').split() == ['B5', 'H5']
+    alive = ok(e, 'final_status_list alive').split()
+    assert len(alive) == 18 and 'E5' in alive and 'F5' in alive
+    assert ok(e, 'final_status_list seki') == ''
+    assert ok(e, 'final_score') == 'B+1.5'      # 45 - 36 - 7.5
+    fail(e, 'final_status_list', 'syntax error')
+    fail(e, 'final_status_list undead', 'syntax error')
+
+
+# -- time -------------------------------------------------------------------
+
+def test_time_commands(e):
+    ok(e, 'time_settings 300 30 5')
+    assert e.clock.settings.kind == 'canadian'
+    ok(e, 'time_left b 120 0')
+    assert e.clock.clock(BLACK).main_left == 120
+    ok(e, 'time_left white 25 3')
+    assert e.clock.clock(WHITE).in_byoyomi
+    ok(e, 'kgs-time_settings byoyomi 600 30 5')
+    assert e.clock.settings.periods == 5
+    ok(e, 'kgs-time_settings none')
+    assert e.clock.unlimited
+    ok(e, 'kgs-time_settings absolute 60')
+    assert float(ok(e, 'cputime')) >= 0
+    for bad in ['time_settings', 'time_settings 1 2', 'time_settings -1 0 0',
+                'time_settings a b c', 'time_left x 10 0', 'time_left b -1 0',
+                'time_left b 10', 'kgs-time_settings', 'kgs-time_settings fischer 1 2',
+                'kgs-time_settings byoyomi 1 2', 'kgs-time_settings absolute x']:
+        fail(e, bad, 'syntax error')
+
+
+def test_clear_board_restarts_the_clocks(e):
+    ok(e, 'kgs-time_settings absolute 60')
+    ok(e, 'time_left b 5 0')
+    ok(e, 'clear_board')
+    assert e.clock.clock(BLACK).main_left == 60
+
+
+def test_genmove_charges_our_clock(e):
+    ok(e, 'kgs-time_settings absolute 60')
+    ok(e, 'genmove b')
+    assert e.clock.clock(BLACK).main_left < 60
+
+
+# -- SGF ----------------------------------------------------------------------
+
+def test_printsgf_loadsgf_roundtrip(e, tmp_path):
+    ok(e, 'komi 6.5')
+    ok(e, 'fixed_handicap 2')
+    play_all(e, 'W:e5 B:d5 W:pass B:f5 W:e4 B:e6 W:a1 B:e3')
+    path = tmp_path / 'game.sgf'
+    ok(e, f'printsgf {path}')
+    saved = state(e)
+    ok(e, 'boardsize 13')
+    ok(e, f'loadsgf {path}')
+    assert state(e) == saved
+    assert e.game.handicap == 2
+    ok(e, 'undo')                                   # history came back too
+    assert len(e.game.moves) == 7
+
+
+def test_printsgf_to_stdout_parses(e):
+    play_all(e, 'D4 E5 pass')
+    text = ok(e, 'printsgf')
+    game = sgf.Sgf_game.from_string(text)
+    assert game.get_size() == 9 and game.get_komi() == 7.5
+    moves = [node.get_move() for node in game.get_main_sequence()[1:]]
+    assert moves == [('b', (3, 3)), ('w', (4, 4)), ('b', None)]
+
+
+def test_loadsgf_move_number(e, tmp_path):
+    path = tmp_path / 'g.sgf'
+    path.write_text('(;FF[4]GM[1]SZ[9]KM[5.5];B[ee];W[cc];B[gg];W[cg])')
+    ok(e, f'loadsgf {path} 3')
+    assert [vertex for _, vertex in e.game.moves] == [coords.from_sgf('ee', 9),
+                                                        coords.from_sgf('cc', 9)]
+    assert e.game.komi == 5.5 and e.game.to_move == BLACK
+    ok(e, f'loadsgf {path} 1')
+    assert e.game.moves == [] and e.game.to_move == BLACK
+    ok(e, f'loadsgf {path} 100')
+    assert len(e.game.moves) == 4
+    ok(e, f'loadsgf {path}')
+    assert len(e.game.moves) == 4 and e.game.to_move == BLACK
+
+
+def test_loadsgf_errors_leave_state_unchanged(e, tmp_path):
+    play_all(e, 'D4 E5')
+    broken = {
+        'garbage.sgf': 'this is not sgf',
+        'illegal.sgf': '(;FF[4]GM[1]SZ[9];B[ee];W[ee])',
+        'huge.sgf': '(;FF[4]GM[1]SZ[30];B[aa])',
+        'truncated.sgf': '(;FF[4]GM[1]SZ[9];B[ee];W[',
+        'empty.sgf': '',
+    }
+    for name, text in broken.items():
+        (tmp_path / name).write_text(text)
+        fail(e, f'loadsgf {tmp_path / name}', 'cannot load file')
+    fail(e, f'loadsgf {tmp_path / "missing.sgf"}', 'cannot load file')
+    fail(e, f'loadsgf {tmp_path}', 'cannot load file')            # a directory
+    fail(e, 'loadsgf', 'syntax error')
+    fail(e, f'loadsgf {tmp_path / "garbage.sgf"} x', 'syntax error')
+    fail(e, f'printsgf {tmp_path / "no" / "such" / "dir.sgf"}')
+
+
+# -- analysis -------------------------------------------------------------------
+
+LZ_ENTRY = re.compile(r'info move (\S+) visits (\d+) winrate (\d+) prior (\d+) lcb (\d+) '
+                      r'order (\d+) pv ((?:\S+ ?)+?)(?= info |$)')
+
+
+def parse_lz_line(line):
+    entries = LZ_ENTRY.findall(line)
+    assert entries and line.startswith('info move ')
+    for order, (move, visits, winrate, prior, lcb, k, pv) in enumerate(entries):
+        assert int(k) == order and pv.split()[0] == move
+        assert 0 <= int(winrate) <= 10000 and 0 <= int(prior) <= 10000 and 0 <= int(lcb) <= 10000
+    return entries
+
+
+def test_format_lz_info():
+    infos = [MoveInfo(coords.from_gtp('D4', 19), 10, 0.4812, 0.1234, 0.46,
+                      [coords.from_gtp('D4', 19), coords.from_gtp('Q16', 19)]),
+             MoveInfo(PASS, 1, 1.5, -0.1, 0.0, [])]
+    assert format_lz_info(infos, 19) == (
+        'info move D4 visits 10 winrate 4812 prior 1234 lcb 4600 order 0 pv D4 Q16 '
+        'info move pass visits 1 winrate 10000 prior 0 lcb 0 order 1 pv pass')
+
+
+def test_lz_analyze_until_interrupted(e):
+    e.interrupt.set()                      # input already pending: one report, then stop
+    response = e.handle('5 lz-analyze b 10')
+    head, *lines, blank, end = response.split('\n')
+    assert head == '=5' and blank == '' and end == ''
+    assert len(lines) == 1
+    parse_lz_line(lines[0])
+    assert e.game.moves == []
+
+
+def test_lz_analyze_streams_every_interval(e):
+    chunks = []
+    e.write = chunks.append
+    threading.Timer(0.35, e.interrupt.set).start()
+    response = e.handle('lz-analyze w interval 5 minmoves 2')
+    lines = response.split('\n')
+    assert lines[0] == '=' and response.endswith('\n\n')
+    assert len(lines) - 3 >= 3             # several reports in 0.35 s at 50 ms
+    assert ''.join(chunks) == response and len(chunks) > 3   # written as it went
+
+
+def test_lz_analyze_argument_errors(e):
+    for bad in ['lz-analyze b x', 'lz-analyze interval', 'lz-analyze b 10 avoid b d4 1',
+                'lz-analyze 10 20', 'lz-analyze purple']:
+        fail(e, bad, 'syntax error')
+
+
+def test_lz_genmove_analyze(e):
+    e.interrupt.set()
+    response = e.handle('lz-genmove_analyze b 10')
+    lines = response.split('\n')
+    assert lines[0] == '=' and lines[-3].startswith('play ') and lines[-2:] == ['', '']
+    parse_lz_line(lines[1])
+    move = coords.from_gtp(lines[-3].split()[1], 9)
+    assert e.game.moves == [(BLACK, move)]
+
+
+def test_gogui_analyze_commands(e):
+    lines = ok(e, 'gogui-analyze_commands').split('\n')
+    assert len(lines) >= 5
+    types = {line.split('/')[0] for line in lines}
+    assert {'gfx', 'dboard', 'string'} <= types
+    for line in lines:
+        kind, label, cmd = line.split('/', 2)
+        assert kind in ('gfx', 'dboard', 'sboard', 'string', 'plist', 'cboard') and label
+        assert ok(e, f'known_command {cmd.split()[0]}') == 'true'
+
+
+def test_gogui_without_networks(e):
+    fail(e, 'goengine-policy_heatmap')
+    fail(e, 'goengine-policy_dboard')
+    fail(e, 'goengine-value')
+
+
+def test_gogui_ladder_planes(e):
+    play_all(e, 'W:c3 B:b3 B:c2 B:d4 W:pass'.replace(' W:pass', ''))
+    ok(e, 'play w a9')                                   # black to move
+    text = ok(e, 'goengine-ladder_captures')
+    board = e.game.board
+    expected = sorted(coords.to_gtp(m, 9) for m in board.legal_moves(BLACK)
+                      if m != PASS and board.is_ladder_capture(m, BLACK))
+    assert expected
+    square = [line for line in text.split('\n') if line.startswith('SQUARE ')][0]
+    assert sorted(square.split()[1:]) == expected
+    assert 'TEXT' in ok(e, 'goengine-ladder_escapes w')
+    fail(e, 'goengine-ladder_captures x', 'syntax error')
+
+
+# -- the policy network player -------------------------------------------------
+
+class FixedValue:
+    """A stand-in value evaluator with a fixed opinion (v in [-1, 1])."""
+    board_size = 9
+
+    def __init__(self, v):
+        self.v = v
+
+    def value(self, planes):
+        planes = np.asarray(planes)
+        return np.float32(self.v) if planes.ndim == 3 else np.full(len(planes), self.v, np.float32)
+
+
+@pytest.fixture(scope='module')
+def tiny_policy():
+    from goengine import nets
+    torch = pytest.importorskip('torch')
+    torch.manual_seed(0)
+    model = nets.PolicyNet(filters=4, layers=2, board_size=9)
+    return nets.NetworkEvaluator(model, threads=0)
+
+
+def test_policy_player_plays_most_probable_sensible_move(tiny_policy):
+    player = PolicyPlayer(tiny_policy, log=lambda m: None)
+    e = make_engine(9, player)
+    probs = player.policy(e.game, BLACK)
+    assert probs.shape == (81,) and abs(float(probs.sum()) - 1) < 1e-4
+    vertex = ok(e, 'genmove b')
+    assert coords.from_gtp(vertex, 9) == int(np.argmax(probs))
+    heat = ok(e, 'goengine-policy_heatmap')
+    assert heat.startswith('INFLUENCE ') and 'TEXT policy best' in heat
+    rows = ok(e, 'goengine-policy_dboard').split('\n')
+    assert len(rows) == 9 and all(len(r.split()) == 9 for r in rows)
+    assert max(float(x) for r in rows for x in r.split()) == 1.0
+
+
+def test_policy_player_on_other_board_sizes_falls_back(tiny_policy):
+    notes = []
+    e = make_engine(13, PolicyPlayer(tiny_policy, log=notes.append))
+    coords.from_gtp(ok(e, 'genmove b'), 13)
+    assert notes and '9x9' in notes[0]
+    fail(e, 'goengine-policy_heatmap')
+
+
+def test_resign_only_after_the_opening(tiny_policy):
+    player = PolicyPlayer(tiny_policy, FixedValue(-0.9), resign_threshold=0.10,
+                          log=lambda m: None)      # win rate 5 %
+    e = make_engine(9, player)
+    assert ok(e, 'genmove b') != 'resign'          # opening: never
+    while e.game.move_number < 14:
+        assert ok(e, f'genmove {"bw"[e.game.to_move - 1]}') not in ('resign', 'pass')
+    before = state(e)
+    assert ok(e, 'genmove b') == 'resign'
+    assert state(e) == before                      # resigning plays nothing
+    assert 'win rate 5.0%' in ok(e, 'goengine-value')
+    player.resign_threshold = 0                    # --resign-threshold 0 disables
+    assert ok(e, 'genmove b') != 'resign'
+
+
+def test_value_estimates_in_analysis(tiny_policy):
+    player = PolicyPlayer(tiny_policy, FixedValue(0.5), log=lambda m: None)
+    e = make_engine(9, player)
+    e.interrupt.set()
+    line = e.handle('lz-analyze b 10').split('\n')[1]
+    # The child positions are worth +0.5 to the opponent, so 25 % to us.
+    assert all(int(w) == 2500 for _, _, w, *_ in parse_lz_line(line))
+
+
+# -- robustness -------------------------------------------------------------------
+
+COLUMNS = 'ABCDEFGHJKLMNOPQRSTUVWXYZ'
+JUNK = ['', 'x', '-1', '1e9', 'nan', 'resign', 'i5', 'a0', 'z99', '#', '\t', '\x00', '\r',
+        '\x1b[A', 'é', '"', '%s', '99999999999999999999']
+
+
+def random_vertex(rng, size):
+    if rng.random() < 0.05:
+        return rng.choice(['pass', 'PASS', rng.choice(JUNK)])
+    return f'{rng.choice(COLUMNS[:size])}{rng.randint(1, size)}'.lower() if rng.random() < 0.5 \
+        else f'{rng.choice(COLUMNS[:size])}{rng.randint(1, size)}'
+
+
+def random_args(rng, name, size, tmp_path):
+    """Mostly well-typed arguments for `name`, so the fuzz reaches deep into handlers."""
+    color = lambda: rng.choice(['b', 'w', 'B', 'white', 'black', 'W'])  # noqa: E731
+    num = lambda a, b: str(rng.randint(a, b))                          # noqa: E731
+    table = {
+        'play': lambda: [color(), random_vertex(rng, size)],
+        'genmove': lambda: [color()], 'reg_genmove': lambda: [color()],
+        'kgs-genmove_cleanup': lambda: [color()],
+        'lz-genmove_analyze': lambda: [color(), num(0, 50)],
+        'lz-analyze': lambda: rng.choice([[], [color()], [num(0, 50)], [color(), num(0, 50)],
+                                          ['interval', num(1, 50)]]),
+        'boardsize': lambda: [rng.choice([num(2, 13), num(2, 13), num(2, 13), num(14, 25),
+                                          num(-3, 1), num(26, 40)])],
+        'komi': lambda: [rng.choice(['6.5', '7.5', '0', '-3.5', num(-100, 100)])],
+        'fixed_handicap': lambda: [num(0, 12)], 'place_free_handicap': lambda: [num(0, 30)],
+        'set_free_handicap': lambda: [random_vertex(rng, size) for _ in range(rng.randint(0, 6))],
+        'final_status_list': lambda: [rng.choice(['alive', 'dead', 'seki', 'DEAD', 'zombie'])],
+        'time_settings': lambda: [num(0, 600), num(0, 60), num(0, 25)],
+        'time_left': lambda: [color(), num(0, 600), num(0, 25)],
+        'kgs-time_settings': lambda: rng.choice([['none'], ['absolute', num(0, 600)],
+                                                 ['byoyomi', num(0, 600), num(0, 60), num(0, 5)],
+                                                 ['canadian', num(0, 600), num(0, 300), num(0, 25)]]),
+        'loadsgf': lambda: rng.choice([[str(tmp_path / 'fuzz.sgf')],
+                                       [str(tmp_path / 'fuzz.sgf'), num(0, 5)],
+                                       [str(tmp_path / 'broken.sgf')], ['/no/such/file']]),
+        'printsgf': lambda: rng.choice([[], [str(tmp_path / 'out.sgf')]]),
+        'known_command': lambda: [rng.choice(['play', 'frob', 'lz-analyze', 'PLAY'])],
+        'kgs-rules': lambda: [rng.choice(['chinese', 'japanese', 'aga', 'new_zealand', 'x'])],
+        'goengine-ladder_captures': lambda: rng.choice([[], [color()]]),
+        'goengine-ladder_escapes': lambda: rng.choice([[], [color()]]),
+    }
+    args = table.get(name, lambda: [])()
+    if rng.random() < 0.15 and name not in ('printsgf', 'loadsgf'):   # corrupt (never file names:
+        args = list(args)                                             # printsgf would write them)
+        if args and rng.random() < 0.5:
+            args[rng.randrange(len(args))] = rng.choice(JUNK)
+        else:
+            args.append(rng.choice(JUNK))
+    return args
+
+
+def random_line(rng, size, tmp_path):
+    """One fuzz input line: noise, or a (possibly corrupted) command with an id, comment..."""
+    if rng.random() < 0.06:
+        return ''.join(chr(rng.randrange(0, 300)) for _ in range(rng.randrange(0, 30)))
+    names = list(OURS) + ['goengine-ladder_captures', 'goengine-ladder_escapes', 'goengine-value',
+                          'bogus', ''] 
+    names.remove('quit')
+    r = rng.random()
+    name = 'play' if r < 0.4 else 'genmove' if r < 0.5 else 'undo' if r < 0.55 else rng.choice(names)
+    parts = [name] + random_args(rng, name, size, tmp_path)
+    if rng.random() < 0.1:
+        parts[0] = parts[0].upper()
+    if rng.random() < 0.3:
+        parts.insert(0, str(rng.randrange(0, 10 ** rng.randrange(1, 12))))
+    line = rng.choice([' ', '  ', '\t']).join(parts)
+    if rng.random() < 0.1:
+        line += ' # ' + rng.choice(JUNK)
+    if rng.random() < 0.05:
+        i = rng.randrange(len(line) + 1)
+        line = line[:i] + rng.choice(['\x01', '\x7f', '\r', '\t', '\x1b']) + line[i:]
+    return line
+
+
+def test_fuzz_random_and_malformed_lines(tmp_path, monkeypatch):
+    monkeypatch.chdir(tmp_path)           # whatever a command writes lands here
+    rng = random.Random(2024)
+    e = make_engine(9, score_playouts=2)
+    e.interrupt.set()                     # streaming commands report once and stop
+    (tmp_path / 'fuzz.sgf').write_text('(;FF[4]GM[1]SZ[9]KM[6.5];B[ee];W[cc];B[dd];W[])')
+    (tmp_path / 'broken.sgf').write_text('(;FF[4]GM[1]SZ[9];B[ee];W[ee])')
+    answered = succeeded = 0
+    for i in range(10_000):
+        line = random_line(rng, e.game.size, tmp_path)
+        response = e.handle(line)
+        if preprocess(line) is None:
+            assert response == '', repr(line)
+            continue
+        answered += 1
+        succeeded += response.startswith('=')
+        assert response.endswith('\n\n') and response[0] in '=?', (line, response)
+        assert '\n\n' not in response[:-2], (line, response)
+        cmd = parse_command(line)
+        head = response.split('\n', 1)[0]
+        prefix = response[0] + ('' if cmd.id is None else str(cmd.id))
+        assert head == prefix or head.startswith(prefix + ' '), (line, response)
+        assert 'internal error' not in response, (line, response)
+        if i % 20 == 0 or cmd.name == 'undo':
+            assert consistent(e), line
+        if e.game.is_over() or len(e.game.moves) > 150:
+            e.handle('clear_board')
+    assert answered > 9000 and succeeded > 3000
+    assert sorted(os.listdir(tmp_path)) == ['broken.sgf', 'fuzz.sgf', 'out.sgf']
+
+
+# -- the gtp_main.py process ------------------------------------------------------
+
+def run_main(args, stdin, timeout=60):
+    return subprocess.run([sys.executable, str(GTP_MAIN), *args], input=stdin,
+                          capture_output=True, text=True, timeout=timeout, cwd=REPO)
+
+
+def responses(stdout):
+    parts = stdout.split('\n\n')
+    assert parts[-1] == ''
+    return parts[:-1]
+
+
+def test_main_with_weights_none_over_stdin():
+    script = '\n'.join(['1 name', 'boardsize 9', 'clear_board', 'komi 6.5', '2 genmove b',
+                        'play w e5', 'bogus', '# comment', '', '3 showboard', 'final_score',
+                        'undo', '4 quit', 'name']) + '\n'
+    result = run_main(['--weights', 'none'], script)
+    assert result.returncode == 0, result.stderr
+    out = responses(result.stdout)
+    assert out[0] == '=1 goengine'
+    assert out[4].startswith('=2 ')
+    assert out[6] == '? unknown command'
+    assert out[7].startswith('=3\n')
+    assert out[-1] == '=4 '               # quit answers, then nothing more
+    assert len(out) == 11
+
+
+def test_main_eof_ends_cleanly():
+    result = run_main(['--weights', 'none'], 'name\nprotocol_version')   # no final newline
+    assert result.returncode == 0
+    assert responses(result.stdout) == ['= goengine', '= 2']
+
+
+def test_main_missing_weights(tmp_path):
+    result = run_main(['--weights', str(tmp_path / 'nope.pt')], 'name\n')
+    assert result.returncode == 2 and result.stdout == ''
+    assert 'nope.pt' in result.stderr and 'no such file' in result.stderr
+
+
+def test_main_corrupt_weights(tmp_path):
+    bad = tmp_path / 'bad.pt'
+    bad.write_bytes(b'not a network')
+    result = run_main(['--weights', str(bad)], 'name\n')
+    assert result.returncode == 2 and result.stdout == '' and 'bad.pt' in result.stderr
+
+
+def test_main_help_explains_flags():
+    result = run_main(['--help'], '')
+    assert result.returncode == 0
+    for flag in ['--weights', '--value-weights', '--rollout-weights', '--threads', '--playouts',
+                 '--visits', '--time-per-move', '--ponder', '--resign-threshold', '--verbose']:
+        assert flag in result.stdout
+
+
+def test_main_with_a_policy_network(tmp_path):
+    torch = pytest.importorskip('torch')
+    from goengine import nets
+    torch.manual_seed(0)
+    path = tmp_path / 'tiny.pt'
+    nets.save_network(path, nets.PolicyNet(filters=4, layers=2, board_size=9))
+    result = run_main(['--weights', str(path), '--threads', '1'],
+                      'boardsize 9\nclear_board\ngenmove b\ngoengine-policy_heatmap\n')
+    assert result.returncode == 0, result.stderr
+    out = responses(result.stdout)
+    assert re.fullmatch(r'= [A-HJ]\d', out[2]) and out[3].startswith('= INFLUENCE ')
+
+
+def test_main_next_command_stops_lz_analyze():
+    proc = subprocess.Popen([sys.executable, str(GTP_MAIN), '--weights', 'none'],
+                            stdin=subprocess.PIPE, stdout=subprocess.PIPE,
+                            stderr=subprocess.DEVNULL, text=True, cwd=REPO)
+    try:
+        proc.stdin.write('boardsize 9\n7 lz-analyze b 5\n')
+        proc.stdin.flush()
+        assert proc.stdout.readline() == '= \n' and proc.stdout.readline() == '\n'
+        assert proc.stdout.readline() == '=7\n'
+        infos = [proc.stdout.readline() for _ in range(3)]     # keeps streaming...
+        assert all(line.startswith('info move ') for line in infos)
+        proc.stdin.write('8 name\n')                           # ...until the next command
+        proc.stdin.flush()
+        line = proc.stdout.readline()
+        while line.startswith('info move '):
+            line = proc.stdout.readline()
+        assert line == '\n'                                    # analysis response ends
+        assert proc.stdout.readline() == '=8 goengine\n'
+        proc.stdin.close()
+        assert proc.wait(timeout=10) == 0
+    finally:
+        proc.kill()

@@ -97,6 +97,24 @@ def resolve(path):
     return path
 
 
+def check_rollout(path):
+    """Validate --rollout-weights now, so a bad file fails at start-up, not mid-game."""
+    try:
+        from goengine.rollout import RolloutPolicy
+    except ImportError:   # the rollout module is not built yet: at least the file must exist
+        if not os.path.isfile(path):
+            log(f'goengine: error: rollout weights {path}: no such file')
+            return False
+    else:
+        try:
+            RolloutPolicy.load(path)
+        except Exception as exc:
+            log(f'goengine: error: cannot load rollout policy: {exc}')
+            return False
+    log('goengine: note: --rollout-weights is not used until the APV-MCTS search exists')
+    return True
+
+
 def log(message):
     print(message, file=sys.stderr, flush=True)
 
@@ -115,12 +133,8 @@ def main(argv=None):
     weights = args.weights
     if str(weights).lower() != 'none':
         weights = resolve(weights)
-    if args.rollout_weights:
-        rollout = resolve(args.rollout_weights)
-        if not os.path.isfile(rollout):
-            log(f'goengine: error: rollout weights {rollout}: no such file')
-            return 2
-        log('goengine: note: --rollout-weights is not used until the APV-MCTS search exists')
+    if args.rollout_weights and not check_rollout(resolve(args.rollout_weights)):
+        return 2
     try:
         engine_player = player.load_player(weights, resolve(args.value_weights), args.threads,
                                            args.resign_threshold, log=log)
@@ -128,15 +142,13 @@ def main(argv=None):
         log(f'goengine: error: cannot load network: {exc}')
         log('goengine: pass --weights FILE, or --weights none for a random test player')
         return 2
-    engine_player.max_playouts = args.playouts
-    engine_player.pondering = args.ponder
+    engine_player.max_playouts = args.playouts or None
     if args.verbose:
         log(f'goengine: player {engine_player.name}, weights {weights}')
 
     clock = TimeManager(time_per_move=args.time_per_move, margin=args.margin)
-    engine = gtp.GtpEngine(player=engine_player, clock=clock, verbose=args.verbose, log=log)
-    if not args.ponder:
-        engine.idle = lambda: None
+    engine = gtp.GtpEngine(player=engine_player, clock=clock, verbose=args.verbose, log=log,
+                           ponder=args.ponder)
     return gtp.serve(engine, in_fd=sys.stdin.fileno(), out=gtp_out)
 
 

@@ -555,7 +555,7 @@ class GtpEngine:
     """
 
     def __init__(self, player=None, game=None, clock=None, write=None, interrupt=None,
-                 log=None, verbose=False, score_playouts=scoring.DEFAULT_PLAYOUTS):
+                 log=None, verbose=False, score_playouts=scoring.DEFAULT_PLAYOUTS, ponder=False):
         self.player = player or SimplePlayer()
         self.game = game or GameState()
         self.clock = clock or TimeManager()
@@ -563,6 +563,7 @@ class GtpEngine:
         # Anything with wait(timeout) -> bool; serve() installs its stdin reader.
         self.interrupt = interrupt or threading.Event()
         self.verbose = verbose
+        self.ponder = ponder
         self._log = log or (lambda msg: print(msg, file=sys.stderr, flush=True))
         self.score_playouts = score_playouts
         self.player.score_playouts = score_playouts
@@ -675,8 +676,8 @@ class GtpEngine:
 
     def idle(self):
         """Ponder after our own move until the next command arrives (if enabled)."""
-        if self.last_command in ('genmove', 'kgs-genmove_cleanup', 'lz-genmove_analyze') \
-                and not self.game.is_over():
+        ours = ('genmove', 'kgs-genmove_cleanup', 'lz-genmove_analyze')
+        if self.ponder and self.last_command in ours and not self.game.is_over():
             self.player.ponder(self.game.copy(), self.interrupt)
 
 

@@ -61,6 +61,7 @@ class Player:
 
     name = 'player'
     resign_threshold = 0.0     # win rate under which to resign; 0 never resigns
+    max_playouts = None        # search limit in playouts (--playouts); None: time only
     score_playouts = scoring.DEFAULT_PLAYOUTS
 
     # -- what a searching engine will override ---------------------------

@@ -545,6 +545,32 @@ def test_gogui_ladder_planes(e):
     fail(e, 'goengine-ladder_captures x', 'syntax error')
 
 
+class PonderRecorder(SimplePlayer):
+    def __init__(self):
+        super().__init__()
+        self.pondered = []
+
+    def ponder(self, game, interrupt):
+        self.pondered.append(len(game.moves))
+        assert interrupt.wait(5)            # returns once the next command is pending
+
+
+def test_ponder_after_our_move_only():
+    player = PonderRecorder()
+    e = make_engine(9, player, ponder=True)
+    e.interrupt.set()
+    ok(e, 'play b e5')
+    e.idle()
+    assert player.pondered == []            # the opponent's move: nothing to ponder
+    ok(e, 'genmove w')
+    e.idle()
+    assert player.pondered == [2]
+    e2 = make_engine(9, PonderRecorder())   # --ponder not given
+    ok(e2, 'genmove b')
+    e2.idle()
+    assert e2.player.pondered == []
+
+
 # -- the policy network player -------------------------------------------------
 
 class FixedValue:

@@ -4,6 +4,7 @@ gtp_main.py process."""
 
 import os
 import random
+import shutil
 import re
 import subprocess
 import sys
@@ -839,3 +840,18 @@ def test_main_next_command_stops_lz_analyze():
         assert proc.wait(timeout=10) == 0
     finally:
         proc.kill()
+
+
+# -- a real GUI client library ------------------------------------------------------
+
+SABAKI_DIR = REPO / 'tests' / 'sabaki'
+
+
+@pytest.mark.skipif(shutil.which('node') is None, reason='node is not installed')
+@pytest.mark.skipif(not (SABAKI_DIR / 'node_modules' / '@sabaki' / 'gtp').is_dir(),
+                    reason='@sabaki/gtp not installed: run `npm install` in tests/sabaki')
+def test_sabaki_gtp_client_drives_the_engine():
+    result = subprocess.run(['node', '--test', str(SABAKI_DIR)], capture_output=True, text=True,
+                            timeout=120, cwd=REPO, env={**os.environ, 'PYTHON': sys.executable})
+    assert result.returncode == 0, result.stdout + result.stderr
+    assert '# fail 0' in result.stdout

@@ -1,0 +1,103 @@
+// Drives gtp_main.py through @sabaki/gtp, the GTP client library Sabaki uses,
+// so the engine is checked against a real GUI's parser, not only our own.
+// Run: (cd tests/sabaki && npm install) then `node --test tests/sabaki/`
+// (tests/test_gtp.py does this when node_modules exists).
+// PYTHON selects the interpreter (default: python3).
+
+const test = require('node:test')
+const assert = require('node:assert')
+const path = require('node:path')
+const {Controller} = require('@sabaki/gtp')
+
+const root = path.resolve(__dirname, '..', '..')
+const python = process.env.PYTHON || 'python3'
+
+function startEngine() {
+  const engine = new Controller(python, [path.join(root, 'gtp_main.py'), '--weights', 'none'], {
+    cwd: root
+  })
+  engine.start()
+  return engine
+}
+
+test('basic commands through @sabaki/gtp', async () => {
+  const engine = startEngine()
+  try {
+    let r = await engine.sendCommand({name: 'protocol_version'})
+    assert.deepStrictEqual([r.error, r.content], [false, '2'])
+    r = await engine.sendCommand({id: 12, name: 'name'})
+    assert.deepStrictEqual([r.id, r.content], [12, 'goengine'])
+
+    for (const command of [
+      {name: 'boardsize', args: ['9']},
+      {name: 'clear_board'},
+      {name: 'komi', args: ['6.5']},
+      {name: 'play', args: ['B', 'D4']}
+    ]) {
+      r = await engine.sendCommand(command)
+      assert.strictEqual(r.error, false, command.name)
+    }
+
+    r = await engine.sendCommand({name: 'genmove', args: ['W']})
+    assert.match(r.content, /^([A-HJ][1-9]|pass|resign)$/)
+
+    r = await engine.sendCommand({name: 'play', args: ['B', 'D4']})
+    assert.deepStrictEqual([r.error, r.content], [true, 'illegal move'])
+    r = await engine.sendCommand({name: 'frobnicate'})
+    assert.deepStrictEqual([r.error, r.content], [true, 'unknown command'])
+
+    r = await engine.sendCommand({name: 'showboard'})
+    assert.ok(r.content.split('\n').length >= 11)
+
+    r = await engine.sendCommand({name: 'list_commands'})
+    const commands = r.content.split('\n')
+    for (const name of ['lz-analyze', 'lz-genmove_analyze', 'undo', 'loadsgf', 'printsgf']) {
+      assert.ok(commands.includes(name), name)
+    }
+
+    r = await engine.sendCommand({name: 'printsgf'})
+    assert.ok(r.content.startsWith('(;'))
+    r = await engine.sendCommand({name: 'undo'})
+    assert.strictEqual(r.error, false)
+  } finally {
+    await engine.stop()
+  }
+})
+
+test('lz-analyze streams until the next command', async () => {
+  const engine = startEngine()
+  try {
+    await engine.sendCommand({name: 'boardsize', args: ['9']})
+    await engine.sendCommand({name: 'clear_board'})
+
+    const infoLines = []
+    let stopSent = null
+    const analysis = engine.sendCommand({name: 'lz-analyze', args: ['B', '5']}, ({line}) => {
+      if (line.startsWith('info ')) {
+        infoLines.push(line)
+        // Like Sabaki: any next command ends the analysis.
+        if (infoLines.length === 3) stopSent = engine.sendCommand({name: 'name'})
+      }
+    })
+    const r = await analysis
+    assert.strictEqual(r.error, false)
+    assert.ok(infoLines.length >= 3)
+    for (const line of infoLines) {
+      for (const entry of line.split(/(?=info move)/)) {
+        assert.match(entry.trim(),
+          /^info move [A-HJ][1-9] visits \d+ winrate \d+ prior \d+ lcb \d+ order \d+ pv( [A-HJ][1-9]| pass)+$/)
+      }
+    }
+    const name = await stopSent
+    assert.strictEqual(name.content, 'goengine')
+
+    const infos = []
+    const gen = await engine.sendCommand({name: 'lz-genmove_analyze', args: ['B', '10']}, ({line}) => {
+      if (line.startsWith('info ')) infos.push(line)
+    })
+    assert.strictEqual(gen.error, false)
+    assert.match(gen.content, /play ([A-HJ][1-9]|pass|resign)$/)
+  } finally {
+    await engine.stop()
+  }
+})

@@ -13,8 +13,8 @@ Protocol (GTP v2 spec, sections 2-3):
   keep their case (file names).
 
 Handlers are grouped by family in small classes (administration, setup,
-play, time, SGF, KGS, analysis, GoGui); each method marked with @command
-implements one GTP command. A handler raises GtpError(message) for a `?`
+play, time, SGF, analysis, GoGui; KGS extensions sit with their family);
+each method marked with @command implements one GTP command. A handler raises GtpError(message) for a `?`
 response, and must leave the state unchanged when it does; as a last line of
 defence any other exception is reported as an internal error and the game is
 restored to its state before the command.
@@ -616,7 +616,10 @@ class GtpEngine:
             self._restore(snapshot)
             tail = self._failure(cmd.id, f'internal error: {type(exc).__name__}')
         self.write_partial(tail)
-        return ''.join(self._pieces)
+        response = ''.join(self._pieces)
+        if self.verbose:
+            self.log(f'>> {response.rstrip()}')
+        return response
 
     def _failure(self, cmd_id, message):
         if self.streamed or self._pieces:    # a stream was started: just end it

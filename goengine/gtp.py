@@ -495,7 +495,7 @@ class GoguiHandlers(Family):
         peak = max(float(probs.max()), 1e-9)
         points = [int(m) for m in probs.argsort()[::-1] if probs[m] > 0]
         influence = ' '.join(f'{vertex(m, size)} {probs[m] / peak:.3f}' for m in points)
-        labels = ' '.join(f'{vertex(m, size)} {round(100 * probs[m])}' for m in points[:10])
+        labels = ' '.join(f'{vertex(m, size)} {percent_label(probs[m])}' for m in points[:10])
         best = f'{vertex(points[0], size)} {100 * probs[points[0]]:.1f}%' if points else 'none'
         lines = [f'INFLUENCE {influence}' if influence else '',
                  f'LABEL {labels}' if labels else '',
@@ -682,6 +682,12 @@ class GtpEngine:
         ours = ('genmove', 'kgs-genmove_cleanup', 'lz-genmove_analyze')
         if self.ponder and self.last_command in ours and not self.game.is_over():
             self.player.ponder(self.game.copy(), self.interrupt)
+
+
+def percent_label(p):
+    """A board label of at most 3 characters: '31' (%), '.4' under 1 %."""
+    percent = 100 * float(p)
+    return f'{percent:.0f}' if percent >= 0.95 else f'{percent:.1f}'.lstrip('0')
 
 
 def render_board(game):

@@ -82,10 +82,12 @@ class Player:
             return PASS
         if self.should_resign(game, color):
             return RESIGN
-        infos = self.candidates(game, color, count=1, mask=mask)
+        probs = self.policy(game, color)
         if report is not None:
-            report(self.candidates(game, color))
-        return infos[0].move if infos else PASS
+            report(self.candidates(game, color, mask=mask, probs=probs))
+        if probs is None:
+            probs = mask.astype(np.float32)
+        return int(np.argmax(np.where(mask, probs, -1.0)))
 
     def analyze(self, game, color, report, interrupt, interval=1.0):
         """Report candidates every `interval` seconds until `interrupt` fires.
@@ -115,13 +117,16 @@ class Player:
 
     # -- shared rules ----------------------------------------------------
 
-    def candidates(self, game, color, count=10, mask=None):
+    def candidates(self, game, color, count=10, mask=None, probs=None):
         """Top `count` sensible moves by prior as MoveInfo (no search: visits are
-        policy-proportional pseudo-visits, lcb equals the win rate)."""
-        board = game.board_for(color)
+        policy-proportional pseudo-visits, lcb equals the win rate).
+
+        `mask` and `probs` may be passed in when the caller already has them.
+        """
         if mask is None:
-            mask = sensible_mask(board, color)
-        probs = self.policy(game, color)
+            mask = sensible_mask(game.board_for(color), color)
+        if probs is None:
+            probs = self.policy(game, color)
         if probs is None:
             probs = mask / max(1, mask.sum())
         order = [int(m) for m in np.argsort(-probs, kind='stable') if mask[m]][:count]

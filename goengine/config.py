@@ -1,0 +1,54 @@
+"""The search's constants in one place.
+
+The first block is AlphaGo's: Silver et al., "Mastering the game of Go with
+deep neural networks and tree search", Nature 529:484 (2016), Methods,
+section "Search algorithm", and Extended Data Table 5 ("Parameters used by
+AlphaGo"). The second block is ours: what a 2-core CPU needs that a cluster
+of GPUs did not.
+"""
+
+from dataclasses import dataclass
+
+
+@dataclass
+class SearchConfig:
+    # -- AlphaGo 2016, Methods / Extended Data Table 5 --------------------
+    c_puct: float = 5.0          # exploration constant in u(s,a)
+    mixing: float = 0.5          # lambda: Q = (1-lambda) value-net mean + lambda rollout mean
+    virtual_loss: int = 3        # n_vl: losses charged to a path while its simulation runs
+    expand_threshold: int = 40   # n_thr: visits before a leaf gets children of its own
+    policy_temperature: float = 0.67   # beta: softmax temperature of the SL policy priors
+    resign_q: float = -0.8       # resign when max_a Q(s,a) < -0.8 (win rate < 10%)
+
+    # -- ours ------------------------------------------------------------
+    # AlphaGo adjusted n_thr "dynamically to ensure that the rate at which
+    # positions are added to the policy queue matches the rate at which the
+    # GPU evaluates the policy network". We cap the requests in flight
+    # instead: a leaf waits (stays a leaf) while the policy queue is full,
+    # and a value request is skipped while the value queue is full.
+    max_pending_policy: int = 16
+    max_pending_value: int = 32
+    batch_size: int = 16         # most positions per network call
+    sim_threads: int = 2         # simulation threads (C, GIL released); see tools/bench_search.py
+    net_threads: int = 1         # torch intra-op threads for the network thread
+    max_nodes: int = 2_000_000   # node pool cap (~40 bytes a node): memory stays bounded
+    pass_prior: float = 0.01     # prior of the pass move (the policy network has no pass output)
+    root_policy_wait: float = 0.5  # longest wait (s) for the root's SL priors before searching
+    seed: int = 0
+
+    def __post_init__(self):
+        if not 0.0 <= self.mixing <= 1.0:
+            raise ValueError(f'mixing (lambda) must be in [0, 1], got {self.mixing}')
+        if self.c_puct < 0 or self.virtual_loss < 0 or self.expand_threshold < 0:
+            raise ValueError('c_puct, virtual_loss and expand_threshold must be >= 0')
+        if self.policy_temperature <= 0:
+            raise ValueError('policy_temperature must be > 0')
+        if self.sim_threads < 1 or self.batch_size < 1 or self.max_nodes < 1000:
+            raise ValueError('need sim_threads >= 1, batch_size >= 1, max_nodes >= 1000')
+        if not 0.0 <= self.pass_prior < 1.0:
+            raise ValueError('pass_prior must be in [0, 1)')
+
+    @property
+    def resign_winrate(self):
+        """resign_q as a win rate: Q in [-1, 1] maps to (1 + Q) / 2."""
+        return (1.0 + self.resign_q) / 2.0

@@ -31,7 +31,7 @@ setup(
     packages=find_packages(include=["goengine", "goengine.*"]),
     package_data={"goengine": ["*.pxd", "*.pyx"]},
     ext_modules=cythonize(
-        [extension("_board"), extension("_features")],
+        [extension("_board"), extension("_features"), extension("_tree")],
         compiler_directives=DIRECTIVES,
     ),
     python_requires=">=3.10",

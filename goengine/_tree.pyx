@@ -1,0 +1,811 @@
+# cython: language_level=3, boundscheck=False, wraparound=False, cdivision=True, initializedcheck=False
+"""The APV-MCTS tree in C: the node pool, PUCT selection with virtual loss,
+backup of the two statistics, expansion, and the queue of positions waiting
+for the networks.
+
+Everything that runs once per simulation lives here and runs without the
+GIL, so two simulation threads really run in parallel while the network
+thread runs torch. Python (goengine/search.py) only orchestrates.
+
+One mutex guards the whole tree. A simulation holds it for selection and for
+backup (microseconds) and releases it for the rollout (most of its time), so
+with two or three threads contention is negligible and the code stays simple.
+
+Node statistics follow AlphaGo (Silver et al. 2016, Methods): every edge
+(s, a) keeps a prior P, value-network visits and total N_v, W_v, and rollout
+visits and total N_r, W_r. An edge is stored in its child node, so a node's
+statistics are those of the move leading to it, from the point of view of
+the player who made that move (the player to move at the parent). That way a
+parent picks the child with the highest Q + u without sign juggling, and
+backup flips the sign at every level.
+"""
+
+from libc.math cimport sqrt, exp
+from libc.stdint cimport int16_t, int32_t, int64_t, uint8_t, uint32_t, uint64_t
+from libc.stdlib cimport free, malloc
+from posix.time cimport clock_gettime, timespec, CLOCK_MONOTONIC, CLOCK_REALTIME
+
+import numpy as np
+
+from goengine._board cimport (
+    Board, BoardState, EMPTY, MAX_POINTS, PASS_POINT, area_counts, board_clear, copy_state,
+    is_legal, is_true_eye, play_move, point_of, random_playout,
+)
+
+cdef extern from "<pthread.h>" nogil:
+    ctypedef struct pthread_mutex_t:
+        pass
+    ctypedef struct pthread_cond_t:
+        pass
+    int pthread_mutex_init(pthread_mutex_t*, const void*)
+    int pthread_mutex_destroy(pthread_mutex_t*)
+    int pthread_mutex_lock(pthread_mutex_t*)
+    int pthread_mutex_unlock(pthread_mutex_t*)
+    int pthread_cond_init(pthread_cond_t*, const void*)
+    int pthread_cond_destroy(pthread_cond_t*)
+    int pthread_cond_signal(pthread_cond_t*)
+    int pthread_cond_broadcast(pthread_cond_t*)
+    int pthread_cond_timedwait(pthread_cond_t*, pthread_mutex_t*, const timespec*)
+
+
+cdef enum:
+    NO_NODE = -1
+    # node flags
+    VALUE_PENDING = 1     # queued for the value network
+    VALUE_DONE = 2        # `value` holds the value network's answer
+    PRIORS_PENDING = 4    # children have placeholder priors; the SL policy is queued
+    PRIORS_FINAL = 8      # children's priors come from the SL policy (or no policy exists)
+    FORBIDDEN = 16        # root child that the real rules forbid (superko) or we refuse
+    # request kinds
+    REQ_POLICY = 0
+    REQ_VALUE = 1
+
+REQUEST_POLICY = REQ_POLICY
+REQUEST_VALUE = REQ_VALUE
+
+
+ctypedef struct Node:
+    int32_t parent
+    int32_t first_child      # NO_NODE until expanded; children are contiguous
+    int16_t num_children
+    int16_t move             # board point (see _board.pxd); PASS_POINT for pass
+    uint8_t flags
+    float prior              # P(s, a)
+    float value              # value-net result for this node, mover's view (VALUE_DONE)
+    int32_t n_v              # N_v(s, a)
+    int32_t n_r              # N_r(s, a), including virtual losses in flight
+    float w_v                # W_v(s, a), mover's view
+    float w_r                # W_r(s, a), mover's view, including virtual losses
+
+
+ctypedef struct Request:
+    int32_t kind
+    int32_t node
+    uint32_t generation      # tree generation when queued; stale answers are dropped
+    BoardState state
+
+
+ctypedef struct Timing:
+    # per-thread profile, merged into the tree under the lock
+    double wait              # waiting for the lock (and copying the root)
+    double select            # selection, expansion, queueing (lock held)
+    double rollout           # the rollout (no lock)
+    double backup            # backup (lock held)
+
+
+cdef inline double now() noexcept nogil:
+    cdef timespec ts
+    clock_gettime(CLOCK_MONOTONIC, &ts)
+    return ts.tv_sec + 1e-9 * ts.tv_nsec
+
+
+cdef inline int move_index(const BoardState* b, int p) noexcept nogil:
+    """Board point -> the Python move int row * size + col (PASS_POINT -> -1)."""
+    if p == PASS_POINT:
+        return -1
+    return (p // b.stride - 1) * b.size + p % b.stride - 1
+
+
+cdef inline int result_for(const BoardState* b, double komi, int color) noexcept nogil:
+    """+1 if `color` wins the finished position by area score, -1 if it loses, 0 on a tie."""
+    cdef int black, white
+    cdef double score
+    area_counts(b, &black, &white)
+    score = black - white - komi          # > 0: black wins
+    if score == 0:
+        return 0
+    if (score > 0) == (color == 1):
+        return 1
+    return -1
+
+
+# ---------------------------------------------------------------------------
+# Rollout policy hooks.
+#
+# STUB, FOR TESTS ONLY until goengine._rollout lands (docs/API.md, "rollout
+# contract"): a uniform random playout (the board's light playout: no eye
+# filling, no ko retaking) and uniform placeholder priors. When _rollout is in
+# git, these two functions become calls to rollout_result() and tree_priors().
+# ---------------------------------------------------------------------------
+
+cdef int rollout_result_hook(const void* model, BoardState* b, double komi,
+                             uint64_t* rng) noexcept nogil:
+    """+1 if the player to move at the start wins the playout, else -1 (or 0: tie)."""
+    cdef int color = b.to_move
+    random_playout(b, rng, 3 * b.size * b.size + 50)
+    return result_for(b, komi, color)
+
+
+cdef void tree_priors_hook(const void* model, const BoardState* b, float* priors) noexcept nogil:
+    """Placeholder priors over the size*size points (uniform here)."""
+    cdef int i
+    for i in range(b.size * b.size):
+        priors[i] = 1.0
+
+
+# ---------------------------------------------------------------------------
+# Q and the PUCT score
+# ---------------------------------------------------------------------------
+
+cdef inline double node_q(const Node* n, double mixing) noexcept nogil:
+    """Q(s,a) = (1 - lambda) W_v/N_v + lambda W_r/N_r, or whichever mean exists (0 if none)."""
+    if n.n_v > 0 and n.n_r > 0:
+        return (1.0 - mixing) * n.w_v / n.n_v + mixing * n.w_r / n.n_r
+    if n.n_r > 0:
+        return n.w_r / n.n_r
+    if n.n_v > 0:
+        return n.w_v / n.n_v
+    return 0.0
+
+
+cdef class Tree:
+    """A search tree in a fixed-size node pool, plus its request queue.
+
+    Built from a goengine.config.SearchConfig. `rollout` is reserved for the
+    rollout policy object (goengine.rollout.RolloutPolicy) once it exists.
+    """
+
+    cdef Node* nodes
+    cdef readonly int capacity   # the pool's size in nodes (config.max_nodes)
+    cdef int used
+    cdef readonly int root
+    cdef BoardState root_state
+    cdef public double komi
+    cdef uint32_t generation
+
+    # configuration
+    cdef double c_puct, mixing, temperature, pass_prior
+    cdef int n_vl, n_thr, max_pending_policy, max_pending_value
+    cdef bint use_policy, use_value
+    cdef const void* rollout_model
+    cdef object rollout          # keeps the rollout policy object alive
+
+    # the queue to the network thread (ring buffer) and a staging area for it
+    cdef Request* queue
+    cdef Request* staging
+    cdef int q_cap, q_head, q_len
+    cdef int pending_policy, pending_value
+
+    cdef pthread_mutex_t lock
+    cdef pthread_cond_t wake
+    cdef bint stopping
+    cdef int64_t sim_limit
+
+    # scratch for expansion (lock held)
+    cdef float prior_buf[MAX_POINTS]
+
+    # counters for the profile
+    cdef readonly int64_t sims_done
+    cdef int64_t sims_started, rollouts, expansions, value_backups
+    cdef int64_t deferred_expansions, skipped_values, full_events
+    cdef Timing timing
+
+    def __cinit__(self, config, rollout=None):
+        self.capacity = int(config.max_nodes)
+        self.nodes = <Node*>malloc(self.capacity * sizeof(Node))
+        self.max_pending_policy = int(config.max_pending_policy)
+        self.max_pending_value = int(config.max_pending_value)
+        self.q_cap = self.max_pending_policy + self.max_pending_value + 2
+        self.queue = <Request*>malloc(self.q_cap * sizeof(Request))
+        self.staging = <Request*>malloc(self.q_cap * sizeof(Request))
+        if self.nodes == NULL or self.queue == NULL or self.staging == NULL:
+            raise MemoryError()
+        pthread_mutex_init(&self.lock, NULL)
+        pthread_cond_init(&self.wake, NULL)
+        self.c_puct = config.c_puct
+        self.mixing = config.mixing
+        self.temperature = config.policy_temperature
+        self.pass_prior = config.pass_prior
+        self.n_vl = config.virtual_loss
+        self.n_thr = config.expand_threshold
+        self.rollout = rollout
+        self.rollout_model = NULL
+        self.komi = 7.5
+        self.sim_limit = -1
+        board_clear(&self.root_state, 19)
+        self.clear()
+
+    def __dealloc__(self):
+        free(self.nodes)
+        free(self.queue)
+        free(self.staging)
+        pthread_cond_destroy(&self.wake)
+        pthread_mutex_destroy(&self.lock)
+
+    # -- pool -------------------------------------------------------------
+
+    cdef inline void init_node(self, int i, int parent, int move) noexcept nogil:
+        cdef Node* n = &self.nodes[i]
+        n.parent = parent
+        n.first_child = NO_NODE
+        n.num_children = 0
+        n.move = move
+        n.flags = 0
+        n.prior = 0
+        n.value = 0
+        n.n_v = 0
+        n.n_r = 0
+        n.w_v = 0
+        n.w_r = 0
+
+    cdef void new_generation(self) noexcept nogil:
+        """The tree was rebuilt: every queued request is stale."""
+        self.generation += 1
+        self.q_head = 0
+        self.q_len = 0
+        self.pending_policy = 0
+        self.pending_value = 0
+
+    cdef void clear(self) noexcept nogil:
+        self.used = 1
+        self.root = 0
+        self.init_node(0, NO_NODE, PASS_POINT)
+        self.new_generation()
+
+    cdef bint compact(self, int new_root) noexcept nogil:
+        """Keep only the subtree under `new_root`, copied breadth-first into a fresh pool.
+
+        Siblings stay contiguous; flags of requests that will never be
+        answered (pending) are cleared so the nodes ask again when visited.
+        """
+        cdef Node* fresh = <Node*>malloc(self.capacity * sizeof(Node))
+        cdef int32_t* origin = <int32_t*>malloc(self.capacity * sizeof(int32_t))
+        cdef int i, j, used = 1, old, first, k
+        if fresh == NULL or origin == NULL:
+            free(fresh)
+            free(origin)
+            return False
+        fresh[0] = self.nodes[new_root]
+        fresh[0].parent = NO_NODE
+        origin[0] = new_root
+        i = 0
+        while i < used:
+            old = origin[i]
+            fresh[i].flags &= ~(VALUE_PENDING | PRIORS_PENDING | FORBIDDEN)
+            first = self.nodes[old].first_child
+            k = self.nodes[old].num_children
+            if first != NO_NODE:
+                fresh[i].first_child = used
+                for j in range(k):
+                    fresh[used + j] = self.nodes[first + j]
+                    fresh[used + j].parent = i
+                    origin[used + j] = first + j
+                used += k
+            i += 1
+        free(self.nodes)
+        free(origin)
+        self.nodes = fresh
+        self.used = used
+        self.root = 0
+        self.new_generation()
+        return True
+
+    # -- expansion --------------------------------------------------------
+
+    cdef bint expand(self, int node, const BoardState* b) noexcept nogil:
+        """Give `node` (position b) a child for every legal move that does not fill
+        the mover's own true eye, plus pass, with placeholder priors from the tree
+        policy. Returns False when the pool is full."""
+        cdef int c = b.to_move, row, col, p, k = 0, first = self.used
+        cdef double total = 0, scale
+        cdef Node* child
+        if first + b.num_empty + 1 > self.capacity:
+            self.full_events += 1
+            return False
+        tree_priors_hook(self.rollout_model, b, self.prior_buf)
+        for row in range(b.size):
+            for col in range(b.size):
+                p = point_of(b, row, col)
+                if b.color[p] != EMPTY or not is_legal(b, p, c) or is_true_eye(b, p, c):
+                    continue
+                self.init_node(first + k, node, p)
+                self.nodes[first + k].prior = self.prior_buf[row * b.size + col]
+                total += self.prior_buf[row * b.size + col]
+                k += 1
+        self.init_node(first + k, node, PASS_POINT)
+        # Normalise: pass gets pass_prior, the moves share the rest.
+        scale = (1.0 - self.pass_prior) / total if total > 0 else 0.0
+        for p in range(first, first + k):
+            child = &self.nodes[p]
+            child.prior = child.prior * scale if total > 0 else (1.0 - self.pass_prior) / k
+        self.nodes[first + k].prior = self.pass_prior if k > 0 else 1.0
+        self.nodes[node].first_child = first
+        self.nodes[node].num_children = k + 1
+        self.nodes[node].flags |= PRIORS_FINAL if not self.use_policy else 0
+        self.used = first + k + 1
+        self.expansions += 1
+        return True
+
+    cdef bint enqueue(self, int kind, int node, const BoardState* b) noexcept nogil:
+        cdef Request* r
+        if self.q_len == self.q_cap:
+            return False
+        r = &self.queue[(self.q_head + self.q_len) % self.q_cap]
+        r.kind = kind
+        r.node = node
+        r.generation = self.generation
+        copy_state(&r.state, b)
+        self.q_len += 1
+        if kind == REQ_POLICY:
+            self.pending_policy += 1
+            self.nodes[node].flags |= PRIORS_PENDING
+        else:
+            self.pending_value += 1
+            self.nodes[node].flags |= VALUE_PENDING
+        pthread_cond_signal(&self.wake)
+        return True
+
+    cdef inline void ask_policy(self, int node, const BoardState* b) noexcept nogil:
+        """Queue an expanded node whose priors are still placeholders (if there is room)."""
+        if (self.use_policy and not (self.nodes[node].flags & (PRIORS_FINAL | PRIORS_PENDING))
+                and self.pending_policy < self.max_pending_policy):
+            self.enqueue(REQ_POLICY, node, b)
+
+    # -- selection --------------------------------------------------------
+
+    cdef int select_child(self, int parent) noexcept nogil:
+        """argmax_a Q(s,a) + u(s,a), u = c_puct P(s,a) sqrt(sum_b N_r(s,b)) / (1 + N_r(s,a)).
+
+        At a node nobody has visited the sum is 0 and every u would be 0; we
+        use sqrt(1) there so the prior decides the first visit.
+        """
+        cdef Node* c
+        cdef int i, best = NO_NODE
+        cdef int first = self.nodes[parent].first_child
+        cdef int end = first + self.nodes[parent].num_children
+        cdef int64_t total = 0
+        cdef double sqrt_total, score, best_score = -1e300
+        for i in range(first, end):
+            total += self.nodes[i].n_r
+        sqrt_total = sqrt(<double>total) if total > 0 else 1.0
+        for i in range(first, end):
+            c = &self.nodes[i]
+            if c.flags & FORBIDDEN:
+                continue
+            score = node_q(c, self.mixing) + self.c_puct * c.prior * sqrt_total / (1 + c.n_r)
+            if score > best_score:
+                best_score = score
+                best = i
+        return best
+
+    cdef int descend(self, BoardState* b) noexcept nogil:
+        """Walk from the root to a leaf, playing the moves on b (a copy of the root)
+        and charging a virtual loss to every edge taken. A leaf visited more than
+        n_thr times is expanded (while the policy queue has room) and the walk
+        takes one more step, into one of its new children. Lock held."""
+        cdef int node = self.root, child
+        cdef bint expanded = False
+        while True:
+            if self.nodes[node].num_children == 0:
+                if expanded or b.passes >= 2:
+                    break                     # one expansion a simulation; game over
+                # visits so far, not counting this simulation's virtual loss
+                if node != self.root and self.nodes[node].n_r - self.n_vl <= self.n_thr:
+                    break
+                if self.use_policy and self.pending_policy >= self.max_pending_policy:
+                    self.deferred_expansions += 1
+                    break                     # the network is behind: stay a leaf
+                if not self.expand(node, b):
+                    break
+                expanded = True
+            self.ask_policy(node, b)
+            child = self.select_child(node)
+            if child == NO_NODE:
+                break
+            self.nodes[child].n_r += self.n_vl
+            self.nodes[child].w_r -= self.n_vl
+            play_move(b, self.nodes[child].move, b.to_move)
+            node = child
+        return node
+
+    # -- backup -----------------------------------------------------------
+
+    cdef void backup_rollout(self, int node, double z) noexcept nogil:
+        """Rollout result z from `node`'s mover's view: undo the virtual loss and add
+        z on the way up, flipping the sign at every level."""
+        while node != NO_NODE:
+            if node != self.root:
+                self.nodes[node].n_r += 1 - self.n_vl
+                self.nodes[node].w_r += self.n_vl + z
+            else:
+                self.nodes[node].n_r += 1
+                self.nodes[node].w_r += z
+            z = -z
+            node = self.nodes[node].parent
+
+    cdef void backup_value(self, int node, double v) noexcept nogil:
+        """Value-net result v from `node`'s mover's view, added on the way up."""
+        while node != NO_NODE:
+            self.nodes[node].n_v += 1
+            self.nodes[node].w_v += v
+            v = -v
+            node = self.nodes[node].parent
+        self.value_backups += 1
+
+    # -- one simulation ---------------------------------------------------
+
+    cdef bint simulate(self, BoardState* b, uint64_t* rng, Timing* t) noexcept nogil:
+        """Selection, expansion, value request, rollout, backup. False when told to stop."""
+        cdef double t0 = now(), t1, t2, t3
+        cdef int leaf, z = 0
+        cdef bint terminal
+        copy_state(b, &self.root_state)
+        pthread_mutex_lock(&self.lock)
+        t1 = now()
+        if self.stopping or (self.sim_limit >= 0 and self.sims_started >= self.sim_limit):
+            pthread_mutex_unlock(&self.lock)
+            return False
+        self.sims_started += 1
+        leaf = self.descend(b)
+        terminal = b.passes >= 2
+        if terminal:
+            z = result_for(b, self.komi, b.to_move)
+            if self.use_value:
+                self.backup_value(leaf, -z)   # the exact outcome serves both statistics
+        elif self.use_value:
+            if self.nodes[leaf].flags & VALUE_DONE:
+                self.backup_value(leaf, self.nodes[leaf].value)
+            elif not (self.nodes[leaf].flags & VALUE_PENDING):
+                if self.pending_value < self.max_pending_value:
+                    self.enqueue(REQ_VALUE, leaf, b)
+                else:
+                    self.skipped_values += 1
+        pthread_mutex_unlock(&self.lock)
+        t2 = now()
+        if not terminal:
+            z = rollout_result_hook(self.rollout_model, b, self.komi, rng)
+        t3 = now()
+        pthread_mutex_lock(&self.lock)
+        self.backup_rollout(leaf, -z)     # z is for the player to move at the leaf
+        self.sims_done += 1
+        if not terminal:
+            self.rollouts += 1
+        t.wait += t1 - t0
+        t.select += t2 - t1
+        t.rollout += t3 - t2
+        t.backup += now() - t3
+        pthread_mutex_unlock(&self.lock)
+        return True
+
+    def run(self, uint64_t seed):
+        """Simulate until stop() or the simulation limit; call from a thread.
+
+        The GIL is released for the whole loop.
+        """
+        cdef BoardState* b = <BoardState*>malloc(sizeof(BoardState))
+        cdef uint64_t rng = seed * <uint64_t>0x9E3779B97F4A7C15 + 1
+        cdef Timing t
+        if b == NULL:
+            raise MemoryError()
+        t.wait = t.select = t.rollout = t.backup = 0
+        with nogil:
+            while self.simulate(b, &rng, &t):
+                pass
+            pthread_mutex_lock(&self.lock)
+            self.timing.wait += t.wait
+            self.timing.select += t.select
+            self.timing.rollout += t.rollout
+            self.timing.backup += t.backup
+            pthread_mutex_unlock(&self.lock)
+        free(b)
+
+    def start(self, max_sims=None):
+        """Allow simulations again; at most `max_sims` more (None: until stop())."""
+        with nogil:
+            pthread_mutex_lock(&self.lock)
+        self.stopping = False
+        self.sim_limit = -1 if max_sims is None else self.sims_started + int(max_sims)
+        with nogil:
+            pthread_mutex_unlock(&self.lock)
+
+    def stop(self):
+        """Ask the simulation threads to finish their current simulation and return."""
+        with nogil:
+            pthread_mutex_lock(&self.lock)
+            self.stopping = True
+            pthread_cond_broadcast(&self.wake)
+            pthread_mutex_unlock(&self.lock)
+
+    # -- the root -----------------------------------------------------------
+
+    def reset(self, Board board):
+        """Forget everything: a fresh root for `board` (with board.to_move to play)."""
+        with nogil:
+            pthread_mutex_lock(&self.lock)
+            self.clear()
+            copy_state(&self.root_state, &board.st)
+            pthread_mutex_unlock(&self.lock)
+        self.komi = board.komi
+
+    def reuse(self, moves, Board board):
+        """Tree reuse: make the node reached by `moves` (Python move ints, from the
+        current root) the new root, keeping its subtree and statistics; `board`
+        is that position. Returns False (tree unchanged) if the path is not in
+        the tree."""
+        cdef int node = self.root, child, i, p, found
+        if node == NO_NODE:
+            return False
+        for move in moves:
+            p = PASS_POINT if move < 0 else point_of(&self.root_state, move // board.size,
+                                                     move % board.size)
+            found = NO_NODE
+            for i in range(self.nodes[node].num_children):
+                child = self.nodes[node].first_child + i
+                if self.nodes[child].move == p:
+                    found = child
+                    break
+            if found == NO_NODE:
+                return False
+            node = found
+        with nogil:
+            pthread_mutex_lock(&self.lock)
+            found = self.compact(node)
+            if found:
+                copy_state(&self.root_state, &board.st)
+            pthread_mutex_unlock(&self.lock)
+        self.komi = board.komi
+        return bool(found)
+
+    def prepare_root(self, use_policy, use_value):
+        """Expand the root if needed and queue it for the SL policy.
+        `use_policy` / `use_value`: whether the networks serve this position.
+        Returns False if the root cannot be expanded (pool full)."""
+        cdef bint ok = True, policy = use_policy, value = use_value
+        with nogil:
+            pthread_mutex_lock(&self.lock)
+            self.use_policy = policy
+            self.use_value = value and self.mixing < 1.0
+            if self.nodes[self.root].num_children == 0 and self.root_state.passes < 2:
+                ok = self.expand(self.root, &self.root_state)
+            if not self.use_policy:
+                self.nodes[self.root].flags |= PRIORS_FINAL
+            self.ask_policy(self.root, &self.root_state)
+            pthread_mutex_unlock(&self.lock)
+        return ok
+
+    def forbid(self, moves):
+        """Root moves (Python ints, -1 pass) the search must not play; all others allowed."""
+        cdef int i, child
+        cdef set banned = set()
+        for m in moves:
+            banned.add(PASS_POINT if m < 0 else
+                       point_of(&self.root_state, m // self.root_state.size, m % self.root_state.size))
+        with nogil:
+            pthread_mutex_lock(&self.lock)
+        for i in range(self.nodes[self.root].num_children):
+            child = self.nodes[self.root].first_child + i
+            if self.nodes[child].move in banned:
+                self.nodes[child].flags |= FORBIDDEN
+            else:
+                self.nodes[child].flags &= ~FORBIDDEN
+        with nogil:
+            pthread_mutex_unlock(&self.lock)
+
+    @property
+    def root_priors_final(self):
+        return bool(self.nodes[self.root].flags & PRIORS_FINAL)
+
+    # -- the network thread's side ------------------------------------------
+
+    def take_requests(self, boards, double timeout):
+        """Wait up to `timeout` seconds for queued positions and move up to
+        len(boards) of them into `boards` (goengine.Board objects, overwritten).
+        Returns (kinds, nodes, generations) as lists; empty lists on timeout."""
+        cdef int n, i, max_n = min(len(boards), self.q_cap)
+        cdef timespec deadline
+        cdef double until
+        clock_gettime(CLOCK_REALTIME, &deadline)
+        until = deadline.tv_sec + 1e-9 * deadline.tv_nsec + timeout
+        deadline.tv_sec = <long>until
+        deadline.tv_nsec = <long>((until - deadline.tv_sec) * 1e9)
+        with nogil:
+            pthread_mutex_lock(&self.lock)
+            if self.q_len == 0:
+                pthread_cond_timedwait(&self.wake, &self.lock, &deadline)
+            n = self.q_len if self.q_len < max_n else max_n
+            for i in range(n):
+                self.staging[i].kind = self.queue[self.q_head].kind
+                self.staging[i].node = self.queue[self.q_head].node
+                self.staging[i].generation = self.queue[self.q_head].generation
+                copy_state(&self.staging[i].state, &self.queue[self.q_head].state)
+                self.q_head = (self.q_head + 1) % self.q_cap
+            self.q_len -= n
+            pthread_mutex_unlock(&self.lock)
+        kinds, nodes, gens = [], [], []
+        for i in range(n):
+            copy_state(&(<Board>boards[i]).st, &self.staging[i].state)
+            kinds.append(self.staging[i].kind)
+            nodes.append(self.staging[i].node)
+            gens.append(self.staging[i].generation)
+        return kinds, nodes, gens
+
+    def wake_waiters(self):
+        """Wake a network thread blocked in take_requests (used when closing)."""
+        with nogil:
+            pthread_mutex_lock(&self.lock)
+            pthread_cond_broadcast(&self.wake)
+            pthread_mutex_unlock(&self.lock)
+
+    def apply_values(self, nodes, generations, values):
+        """Value-network answers v (player to move at the node) for queued leaves:
+        cache them and back them up. Stale answers are dropped."""
+        cdef int i, node, n = len(nodes)
+        cdef int32_t[::1] nd = np.ascontiguousarray(nodes, dtype=np.int32)
+        cdef uint32_t[::1] gen = np.ascontiguousarray(generations, dtype=np.uint32)
+        cdef float[::1] val = np.ascontiguousarray(values, dtype=np.float32)
+        with nogil:
+            pthread_mutex_lock(&self.lock)
+            for i in range(n):
+                if gen[i] != self.generation:
+                    continue
+                node = nd[i]
+                self.pending_value -= 1
+                self.nodes[node].flags = (self.nodes[node].flags & ~VALUE_PENDING) | VALUE_DONE
+                self.nodes[node].value = -val[i]
+                self.backup_value(node, -val[i])
+            pthread_mutex_unlock(&self.lock)
+
+    def apply_priors(self, nodes, generations, logits):
+        """SL-policy answers: replace the placeholder priors of each node's children
+        by softmax(logits / beta) over those children (pass keeps pass_prior).
+        logits: (n, size*size) in Python move order. Stale answers are dropped."""
+        cdef int i, node, n = len(nodes)
+        cdef int32_t[::1] nd = np.ascontiguousarray(nodes, dtype=np.int32)
+        cdef uint32_t[::1] gen = np.ascontiguousarray(generations, dtype=np.uint32)
+        cdef float[:, ::1] lg = np.ascontiguousarray(logits, dtype=np.float32)
+        with nogil:
+            pthread_mutex_lock(&self.lock)
+            for i in range(n):
+                if gen[i] != self.generation:
+                    continue
+                node = nd[i]
+                self.pending_policy -= 1
+                self.set_priors(node, &lg[i, 0])
+            pthread_mutex_unlock(&self.lock)
+
+    cdef void set_priors(self, int node, const float* logits) noexcept nogil:
+        cdef Node* c
+        cdef int i, first = self.nodes[node].first_child, k = self.nodes[node].num_children
+        cdef int idx
+        cdef double top = -1e300, total = 0, share, x
+        cdef const BoardState* b = &self.root_state   # only size and stride are used
+        for i in range(first, first + k):
+            c = &self.nodes[i]
+            if c.move != PASS_POINT and logits[move_index(b, c.move)] > top:
+                top = logits[move_index(b, c.move)]
+        for i in range(first, first + k):
+            c = &self.nodes[i]
+            if c.move != PASS_POINT:
+                c.prior = exp((logits[move_index(b, c.move)] - top) / self.temperature)
+                total += c.prior
+        share = 1.0 - self.pass_prior
+        for i in range(first, first + k):
+            c = &self.nodes[i]
+            if c.move == PASS_POINT:
+                c.prior = self.pass_prior if total > 0 else 1.0
+            else:
+                c.prior = c.prior * share / total
+        self.nodes[node].flags = (self.nodes[node].flags & ~PRIORS_PENDING) | PRIORS_FINAL
+
+    # -- inspection ---------------------------------------------------------
+
+    @property
+    def node_count(self):
+        return self.used
+
+    @property
+    def size(self):
+        return self.root_state.size
+
+    def children(self, int node=-1):
+        """The children of `node` (default: the root) as a dict of numpy arrays:
+        node, move (Python ints, -1 pass), prior, n_v, w_v, n_r, w_r, q, forbidden.
+        Statistics are from the point of view of the player to move at `node`."""
+        cdef int first, k, i
+        cdef Node* c
+        if node < 0:
+            node = self.root
+        with nogil:
+            pthread_mutex_lock(&self.lock)
+        first = self.nodes[node].first_child
+        k = self.nodes[node].num_children
+        out = {name: np.zeros(k, dtype) for name, dtype in (
+            ('node', np.int32), ('move', np.int32), ('prior', np.float64), ('n_v', np.int64),
+            ('w_v', np.float64), ('n_r', np.int64), ('w_r', np.float64), ('q', np.float64),
+            ('forbidden', bool))}
+        for i in range(k):
+            c = &self.nodes[first + i]
+            out['node'][i] = first + i
+            out['move'][i] = move_index(&self.root_state, c.move)
+            out['prior'][i] = c.prior
+            out['n_v'][i] = c.n_v
+            out['w_v'][i] = c.w_v
+            out['n_r'][i] = c.n_r
+            out['w_r'][i] = c.w_r
+            out['q'][i] = node_q(c, self.mixing)
+            out['forbidden'][i] = bool(c.flags & FORBIDDEN)
+        with nogil:
+            pthread_mutex_unlock(&self.lock)
+        return out
+
+    def node(self, int node):
+        """One node's record as a dict (statistics from its mover's view)."""
+        cdef Node* c = &self.nodes[node]
+        return dict(parent=c.parent, first_child=c.first_child, num_children=c.num_children,
+                    move=move_index(&self.root_state, c.move), prior=c.prior, value=c.value,
+                    n_v=c.n_v, w_v=c.w_v, n_r=c.n_r, w_r=c.w_r, q=node_q(c, self.mixing),
+                    value_done=bool(c.flags & VALUE_DONE),
+                    priors_final=bool(c.flags & PRIORS_FINAL))
+
+    def stats(self):
+        """Counters and the simulation threads' time split (seconds, summed over threads)."""
+        return dict(sims=self.sims_done, rollouts=self.rollouts, expansions=self.expansions,
+                    value_backups=self.value_backups, deferred_expansions=self.deferred_expansions,
+                    skipped_values=self.skipped_values, pool_full=self.full_events,
+                    nodes=self.used, capacity=self.capacity,
+                    pending_policy=self.pending_policy, pending_value=self.pending_value,
+                    time_wait=self.timing.wait, time_select=self.timing.select,
+                    time_rollout=self.timing.rollout, time_backup=self.timing.backup)
+
+    def reset_stats(self):
+        self.rollouts = self.expansions = self.value_backups = 0
+        self.deferred_expansions = self.skipped_values = self.full_events = 0
+        self.sims_done = 0
+        self.timing.wait = self.timing.select = self.timing.rollout = self.timing.backup = 0
+
+    # -- hooks for tests: one step at a time, on the caller's thread -----------
+
+    def set_stats(self, int node, prior=None, n_v=None, w_v=None, n_r=None, w_r=None):
+        """Overwrite a node's statistics (hand-made positions in tests)."""
+        cdef Node* c = &self.nodes[node]
+        if prior is not None:
+            c.prior = prior
+        if n_v is not None:
+            c.n_v = n_v
+        if w_v is not None:
+            c.w_v = w_v
+        if n_r is not None:
+            c.n_r = n_r
+        if w_r is not None:
+            c.w_r = w_r
+
+    def pick_child(self, int node):
+        """The child PUCT selects at `node` (no virtual loss, nothing changes)."""
+        return self.select_child(node)
+
+    def descend_once(self):
+        """Selection only, as a simulation does it (virtual losses stay charged).
+        Returns the leaf node; finish it with backup_once."""
+        cdef BoardState* b = <BoardState*>malloc(sizeof(BoardState))
+        cdef int leaf
+        copy_state(b, &self.root_state)
+        leaf = self.descend(b)
+        free(b)
+        return leaf
+
+    def backup_once(self, int leaf, rollout=None, value=None):
+        """Back up a rollout result and/or a value for the player to move at `leaf`."""
+        if rollout is not None:
+            self.backup_rollout(leaf, -float(rollout))
+        if value is not None:
+            self.backup_value(leaf, -float(value))

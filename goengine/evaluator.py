@@ -1,0 +1,125 @@
+"""The network thread: batches the search's requests for both networks.
+
+Simulation threads never wait for a network. They queue positions in the
+tree (goengine._tree) and carry on with their rollouts; this one thread takes
+whatever is queued (up to a batch), computes the input planes, runs the SL
+policy and the value network, and hands the answers back to the tree, which
+replaces placeholder priors and backs up values. This is AlphaGo's
+asynchronous policy and value evaluation (Silver et al. 2016, Methods), with
+a CPU thread in place of the GPUs.
+
+Every position goes through the network in a random one of the 8 board
+symmetries (the policy map is turned back afterwards), as AlphaGo did: over
+many evaluations this averages out the network's orientation biases.
+"""
+
+import atexit
+import threading
+import time
+import weakref
+
+import numpy as np
+
+from goengine import Board
+from goengine import features
+from goengine._tree import REQUEST_POLICY, REQUEST_VALUE
+
+
+_running = weakref.WeakSet()
+
+
+@atexit.register
+def _close_all():
+    """Stop network threads before torch is torn down (else it aborts at exit)."""
+    for thread in list(_running):
+        thread.close()
+
+
+class NetworkThread:
+    """Serves `tree`'s requests with `policy_eval` / `value_eval`
+    (goengine.nets.NetworkEvaluator objects, either may be None)."""
+
+    def __init__(self, tree, policy_eval=None, value_eval=None, batch_size=16, seed=0):
+        self.tree = tree
+        self.policy_eval = policy_eval
+        self.value_eval = value_eval
+        self.batch_size = batch_size
+        self.rng = np.random.default_rng(seed)
+        self.boards = [Board(19) for _ in range(batch_size)]
+        self.closed = False
+        self.error = None
+        self.reset_stats()
+        self.thread = threading.Thread(target=self._loop, name='goengine-networks', daemon=True)
+        self.thread.start()
+        _running.add(self)
+
+    def serves(self, size):
+        """(policy, value): which networks can evaluate positions of this board size."""
+        return (self.policy_eval is not None and self.policy_eval.board_size == size,
+                self.value_eval is not None and self.value_eval.board_size == size)
+
+    def close(self):
+        self.closed = True
+        self.tree.wake_waiters()
+        self.thread.join(timeout=5)
+
+    def reset_stats(self):
+        self.stats = dict(policy_evals=0, value_evals=0, batches=0, time_features=0.0,
+                          time_policy=0.0, time_value=0.0, time_apply=0.0, time_busy=0.0)
+
+    # -- the loop -----------------------------------------------------------
+
+    def _loop(self):
+        while not self.closed:
+            kinds, nodes, gens = self.tree.take_requests(self.boards, 0.05)
+            if not kinds:
+                continue
+            start = time.perf_counter()
+            try:
+                self._serve(np.array(kinds), np.array(nodes), np.array(gens))
+            except Exception as exc:   # keep searching with rollouts; report once
+                if self.error is None:
+                    self.error = exc
+            self.stats['batches'] += 1
+            self.stats['time_busy'] += time.perf_counter() - start
+
+    def _serve(self, kinds, nodes, gens):
+        for kind in (REQUEST_POLICY, REQUEST_VALUE):
+            chosen = np.flatnonzero(kinds == kind)
+            if len(chosen) == 0:
+                continue
+            t0 = time.perf_counter()
+            syms = self.rng.integers(8, size=len(chosen))
+            planes = np.stack([
+                features.apply_symmetry(self._planes(kind, self.boards[i]), int(k))
+                for i, k in zip(chosen, syms)])
+            t1 = time.perf_counter()
+            if kind == REQUEST_POLICY:
+                out = self._policy_logits(planes, syms)
+            else:
+                out = np.asarray(self.value_eval.value(planes), dtype=np.float32).reshape(-1)
+            t2 = time.perf_counter()
+            if kind == REQUEST_POLICY:
+                self.tree.apply_priors(nodes[chosen], gens[chosen], out)
+            else:
+                self.tree.apply_values(nodes[chosen], gens[chosen], out)
+            t3 = time.perf_counter()
+            name = 'policy' if kind == REQUEST_POLICY else 'value'
+            self.stats[f'{name}_evals'] += len(chosen)
+            self.stats[f'time_{name}'] += t2 - t1
+            self.stats['time_features'] += t1 - t0
+            self.stats['time_apply'] += t3 - t2
+
+    @staticmethod
+    def _planes(kind, board):
+        if kind == REQUEST_POLICY:
+            return features.policy_planes(board)
+        return features.value_planes(board)
+
+    def _policy_logits(self, planes, syms):
+        """Raw logits (n, size*size) in the board's own orientation."""
+        logits = np.asarray(self.policy_eval.logits(planes), dtype=np.float32)
+        size = planes.shape[-1]
+        maps = logits.reshape(-1, size, size)
+        return np.stack([features.invert_symmetry(m, int(k)) for m, k in zip(maps, syms)]
+                        ).reshape(len(maps), size * size)

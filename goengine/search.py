@@ -1,0 +1,358 @@
+"""APV-MCTS: AlphaGo's asynchronous policy and value tree search as a Player.
+
+Silver et al. 2016, Methods, "Search algorithm". Each simulation walks down
+the tree by argmax Q + u, expands a leaf that has been visited more than
+n_thr times (placeholder priors from the tree policy until the SL policy
+answers), queues the leaf for the value network, plays one rollout from it,
+and backs both results up. Q mixes the two statistics with lambda.
+
+Who does what on a 2-core CPU:
+
+* simulation threads (config.sim_threads) run selection, rollout and backup
+  entirely in C with the GIL released (goengine._tree);
+* one network thread (goengine.evaluator) batches policy and value requests
+  and runs torch, which releases the GIL inside its kernels;
+* the caller's thread only sleeps, watches the clock and reports.
+
+The tree survives between moves: the subtree of the moves actually played
+becomes the new root (tree reuse), and pondering grows the same tree on the
+opponent's time. The node pool has a fixed cap (config.max_nodes); when it is
+full the search goes on without expanding, so memory stays bounded however
+long we ponder.
+
+Superko is checked at the root only (forbidden root moves), simple ko
+everywhere; children never fill their own true eyes.
+"""
+
+import itertools
+import math
+import sys
+import threading
+import time
+
+from goengine import PASS
+from goengine._tree import Tree
+from goengine.config import SearchConfig
+from goengine.player import (OPENING_FRACTION, RESIGN, MoveInfo, Player, PolicyPlayer,
+                             sensible_mask)
+
+
+class Search:
+    """One game tree, the threads that grow it and the position it stands for.
+
+    policy_eval / value_eval: goengine.nets.NetworkEvaluator or None (a
+    network only serves boards of its own size; without networks the search
+    runs on rollouts and tree-policy priors alone). rollout: the rollout
+    policy object (reserved until goengine._rollout lands).
+    """
+
+    def __init__(self, policy_eval=None, value_eval=None, rollout=None, config=None):
+        self.config = config or SearchConfig()
+        self.tree = Tree(self.config, rollout)
+        self.networks = None
+        if policy_eval is not None or value_eval is not None:
+            from goengine.evaluator import NetworkThread
+            self.networks = NetworkThread(self.tree, policy_eval, value_eval,
+                                          self.config.batch_size, self.config.seed)
+        self.root_key = None       # what the root is: see _key()
+        self.root_moves = []       # the game's moves up to the root
+        self.root_color = None     # the player to move at the root
+        self.seeds = itertools.count(1000 * self.config.seed + 1)
+        self.last_sims = 0         # simulations in the last run()
+
+    def close(self):
+        if self.networks is not None:
+            self.networks.close()
+
+    # -- the root -----------------------------------------------------------
+
+    @staticmethod
+    def _key(game, color):
+        return (game.size, game.komi, game.superko, tuple(game.setup_black),
+                tuple(game.setup_white), game.first_to_move)
+
+    def set_position(self, game, color, cleanup=False):
+        """Point the root at `game` with `color` to move, reusing the subtree of
+        the moves played since the last root when possible. Returns True if the
+        tree was reused.
+
+        cleanup (kgs-genmove_cleanup): never pass while another move exists.
+        """
+        board = game.board_for(color)
+        moves = list(game.moves)
+        reused = False
+        old = self.root_moves
+        if (self.root_key == self._key(game, color) and moves[:len(old)] == old
+                and self._alternates(moves[len(old):], color)):
+            extra = [m for _, m in moves[len(old):]]
+            reused = self.tree.reuse(extra, board) if extra else self._same_root(color)
+        if not reused:
+            self.tree.reset(board)
+        self.root_key, self.root_moves, self.root_color = self._key(game, color), moves, color
+        serves = self.networks.serves(game.size) if self.networks else (False, False)
+        if not self.tree.prepare_root(*serves):       # pool full even after reuse
+            self.tree.reset(board)
+            self.tree.prepare_root(*serves)
+        self.tree.forbid(self._forbidden(game, board, color, cleanup))
+        return reused
+
+    def _same_root(self, color):
+        return self.root_color == color
+
+    def _alternates(self, played, color):
+        """The moves since the root alternate colours starting with the root's
+        player, and leave `color` to move (GTP lets either colour move)."""
+        if self.root_color is None:
+            return False
+        expected = self.root_color
+        for c, _ in played:
+            if c != expected:
+                return False
+            expected = 3 - expected
+        return expected == color
+
+    def _forbidden(self, game, board, color, cleanup):
+        """Root moves the real rules forbid (superko), and pass when we refuse it:
+        in cleanup mode, and in the first half of a game unless the opponent passed."""
+        children = self.tree.children()
+        banned = [int(m) for m in children['move'] if m != PASS and not board.is_legal(int(m), color)]
+        others = len(children['move']) - len(banned) - 1
+        opponent_passed = game.last_move is not None and game.last_move[1] == PASS
+        early = game.move_number < game.size * game.size // 2
+        if others > 0 and (cleanup or (early and not opponent_passed)):
+            banned.append(PASS)
+        return banned
+
+    # -- thinking -----------------------------------------------------------
+
+    def run(self, seconds=None, max_sims=None, interrupt=None, report=None, interval=1.0):
+        """Search until `seconds` pass, `max_sims` simulations are done or
+        `interrupt.wait()` says stop (whichever comes first). report(infos) is
+        called about every `interval` seconds and once at the end."""
+        start = time.monotonic()
+        deadline = start + seconds if seconds is not None else math.inf
+        self._wait_for_root_priors(start, deadline)
+        before = self.tree.sims_done
+        self.tree.start(max_sims)
+        threads = [threading.Thread(target=self.tree.run, args=(next(self.seeds),),
+                                    name='goengine-sim', daemon=True)
+                   for _ in range(self.config.sim_threads)]
+        for t in threads:
+            t.start()
+        next_report = start + interval if report is not None else math.inf
+        try:
+            while any(t.is_alive() for t in threads):
+                now = time.monotonic()
+                if now >= deadline:
+                    break
+                if now >= next_report:
+                    report(self.infos())
+                    next_report = now + interval
+                wait = min(deadline, next_report, now + 0.02) - now
+                if interrupt is not None:
+                    if interrupt.wait(max(0.0, wait)):
+                        break
+                else:
+                    time.sleep(max(0.0, wait))
+        finally:
+            self.tree.stop()
+            for t in threads:
+                t.join()
+        self.last_sims = self.tree.sims_done - before
+        if report is not None:
+            report(self.infos())
+
+    def _wait_for_root_priors(self, start, deadline):
+        """Give the SL policy a moment to answer for the root: its priors steer
+        the first simulations, which matter most in a short search."""
+        if self.networks is None or not self.networks.serves(self.tree.size)[0]:
+            return
+        limit = min(start + self.config.root_policy_wait, start + 0.25 * (deadline - start))
+        while not self.tree.root_priors_final and time.monotonic() < limit:
+            time.sleep(0.002)
+
+    # -- results ------------------------------------------------------------
+
+    def best_move(self):
+        """The most visited allowed root move (ties: higher Q); PASS if there is none."""
+        c = self.tree.children()
+        best, key = PASS, None
+        for i in range(len(c['move'])):
+            if c['forbidden'][i]:
+                continue
+            k = (c['n_r'][i], c['q'][i], c['prior'][i])
+            if key is None or k > key:
+                best, key = int(c['move'][i]), k
+        return best
+
+    def root_visits(self):
+        return int(self.tree.children()['n_r'].sum())
+
+    def best_q(self):
+        """max_a Q(s,a) over root moves with a fair share of the visits (at least
+        5% of the most visited one), for the resign rule; None before any visit."""
+        c = self.tree.children()
+        visited = (c['n_r'] > 0) & ~c['forbidden']
+        if not visited.any():
+            return None
+        enough = visited & (c['n_r'] >= 0.05 * c['n_r'][visited].max())
+        return float(c['q'][enough].max())
+
+    def winrate(self):
+        """Win rate for the player to move at the root, from the most visited move."""
+        c = self.tree.children()
+        if len(c['n_r']) == 0 or c['n_r'].max() <= 0:
+            return None
+        i = int(c['n_r'].argmax())
+        return (1.0 + float(c['q'][i])) / 2.0
+
+    def infos(self, count=10):
+        """The most visited root moves as MoveInfo (win rates for the player to move).
+
+        lcb is a rough 95% lower bound, treating each visit as a coin flip.
+        """
+        c = self.tree.children()
+        order = sorted((i for i in range(len(c['move'])) if c['n_r'][i] > 0 and not c['forbidden'][i]),
+                       key=lambda i: -c['n_r'][i])[:count]
+        infos = []
+        for i in order:
+            n = int(c['n_r'][i])
+            winrate = min(1.0, max(0.0, (1.0 + float(c['q'][i])) / 2.0))
+            lcb = max(0.0, winrate - 1.96 * 0.5 / math.sqrt(n))
+            pv = [int(c['move'][i])] + self.principal_variation(int(c['node'][i]))
+            infos.append(MoveInfo(int(c['move'][i]), n, winrate, float(c['prior'][i]), lcb, pv))
+        return infos
+
+    def principal_variation(self, node, length=10):
+        """Most visited moves below `node`."""
+        pv = []
+        while len(pv) < length:
+            c = self.tree.children(node)
+            if len(c['n_r']) == 0 or c['n_r'].max() <= 0:
+                break
+            i = int(c['n_r'].argmax())
+            pv.append(int(c['move'][i]))
+            node = int(c['node'][i])
+        return pv
+
+    def stats(self):
+        s = dict(self.tree.stats())
+        if self.networks is not None:
+            s.update(self.networks.stats)
+        return s
+
+
+class MCTSPlayer(Player):
+    """The APV-MCTS engine behind the GTP layer.
+
+    `max_playouts` (simulations per move, None/0: time only) and `pondering`
+    are set by gtp_main. resign_threshold is a win rate; it defaults to
+    config.resign_q = -0.8 (10%), and 0 never resigns.
+    """
+
+    name = 'apv-mcts'
+
+    def __init__(self, policy_eval=None, value_eval=None, rollout=None, config=None,
+                 resign_threshold=None, log=None):
+        self.config = config or SearchConfig()
+        if resign_threshold is not None:
+            self.config.resign_q = 2.0 * resign_threshold - 1.0
+        self.resign_threshold = self.config.resign_winrate if self.config.resign_q > -1 else 0.0
+        self.search = Search(policy_eval, value_eval, rollout, self.config)
+        self.direct = None   # plain network answers for policy()/value() (GoGui analyze)
+        if policy_eval is not None or value_eval is not None:
+            self.direct = PolicyPlayer(policy_eval, value_eval, log=log)
+        self.log = log or (lambda msg: print(msg, file=sys.stderr, flush=True))
+        self.max_playouts = None
+        self.pondering = False
+        self.verbose = False
+
+    def genmove(self, game, color, budget, cleanup=False, report=None, interval=1.0):
+        start = time.monotonic()
+        board = game.board_for(color)
+        if not sensible_mask(board, color).any():
+            return PASS
+        if not cleanup and self.opponent_passed_and_we_win(game, color):
+            return PASS
+        reused = self.search.set_position(game, color, cleanup)
+        seconds = max(0.01, budget - (time.monotonic() - start))
+        self.search.run(seconds, self.max_playouts or None, report=report, interval=interval)
+        self._note(game, reused, time.monotonic() - start)
+        if self._should_resign(game):
+            return RESIGN
+        return self.search.best_move()
+
+    def _should_resign(self, game):
+        """max_a Q(s,a) below resign_q, never in the opening (Player's rule)."""
+        if self.resign_threshold <= 0:
+            return False
+        if game.move_number < game.size * game.size * OPENING_FRACTION:
+            return False
+        q = self.search.best_q()
+        return q is not None and self.search.root_visits() >= 100 and q < self.config.resign_q
+
+    def _note(self, game, reused, elapsed):
+        if not self.verbose:
+            return
+        s = self.search
+        rate = s.winrate()
+        self.log(f'goengine: {s.last_sims} simulations in {elapsed:.2f}s, '
+                 f'{s.root_visits()} root visits{" (tree reused)" if reused else ""}, '
+                 f'win rate {rate if rate is None else round(rate, 3)}, '
+                 f'{s.tree.node_count} nodes')
+
+    def analyze(self, game, color, report, interrupt, interval=1.0):
+        self.search.set_position(game, color)
+        self.search.run(None, None, interrupt=interrupt, report=report, interval=max(0.01, interval))
+
+    def ponder(self, game, interrupt):
+        """Grow the tree for the position after our move until the next command."""
+        if game.is_over():
+            return
+        self.search.set_position(game, game.to_move)
+        self.search.run(None, None, interrupt=interrupt)
+
+    def policy(self, game, color):
+        return self.direct.policy(game, color) if self.direct else None
+
+    def value(self, game, color):
+        """The search's win rate if the tree stands on this position, else the value net's."""
+        if (self.search.root_key == Search._key(game, color)
+                and self.search.root_moves == list(game.moves)
+                and self.search.root_color == color):
+            rate = self.search.winrate()
+            if rate is not None:
+                return rate
+        return self.direct.value(game, color) if self.direct else None
+
+    def close(self):
+        self.search.close()
+
+
+def load_player(weights=None, value_weights=None, rollout_weights=None, threads=None,
+                resign_threshold=0.10, log=None, config=None):
+    """The full search for gtp_main: SL policy + value network + rollouts.
+
+    weights / value_weights: network files (None: go without that network;
+    with neither the search runs on rollouts alone). threads: torch threads
+    for the network thread (default config.net_threads). Raises
+    goengine.nets.NetworkLoadError for a missing or corrupt file.
+    """
+    config = config or SearchConfig()
+    log = log or (lambda msg: print(msg, file=sys.stderr, flush=True))
+    policy_eval = value_eval = None
+    if weights or value_weights:
+        from goengine import nets   # torch is slow to import; only when needed
+        net_threads = config.net_threads if threads is None else threads
+        if weights:
+            policy_eval = nets.NetworkEvaluator(nets.load_network(weights, kind='policy'),
+                                                threads=net_threads)
+        if value_weights:
+            value_eval = nets.NetworkEvaluator(nets.load_network(value_weights, kind='value'),
+                                               threads=net_threads)
+    rollout = None
+    if rollout_weights:
+        log('goengine: note: the search uses uniform random rollouts until the rollout '
+            'policy module lands; --rollout-weights ignored')
+    return MCTSPlayer(policy_eval, value_eval, rollout, config,
+                      resign_threshold=resign_threshold, log=log)

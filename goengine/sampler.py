@@ -1,0 +1,187 @@
+"""Training examples from stored games, as a shuffled, resumable stream of minibatches.
+
+Positions of one game are strongly correlated, so the stream never feeds a
+minibatch from a single game: each "chunk" takes a few random positions from
+each of many games (games in a per-epoch random order across all months),
+shuffles the pooled examples and cuts them into minibatches. Everything is
+seeded by (seed, epoch, chunk), so a stream position (epoch, chunk, batch)
+replays exactly; that is what a training checkpoint stores.
+"""
+
+import math
+import queue
+import time
+from multiprocessing import get_context
+
+import numpy as np
+
+from goengine import PASS, features
+from goengine.sgffile import SgfError, iter_positions
+
+CHUNK_POSITIONS = 4096  # examples pooled and shuffled together (~70 MB of planes)
+
+
+class PolicyExamples:
+    """Input: 48 policy planes; target: the move played (never a pass: the net has no pass output)."""
+    kind = "policy"
+    num_planes = features.NUM_POLICY_PLANES
+    target_dtype = np.int64
+
+    def eligible(self, game):
+        return [i for i, (_, move) in enumerate(game.moves) if move != PASS]
+
+    def make(self, board, color, move, game, symmetry):
+        planes = features.apply_symmetry(features.policy_planes(board), symmetry)
+        return planes, features.symmetric_move(move, symmetry, game.size)
+
+
+class ValueExamples:
+    """Input: 49 value planes; target: +1 if the player to move won the game, else -1.
+
+    Games without a winner (draw, void, unknown result) give no examples.
+    """
+    kind = "value"
+    num_planes = features.NUM_VALUE_PLANES
+    target_dtype = np.float32
+
+    def eligible(self, game):
+        return list(range(len(game.moves))) if game.winner else []
+
+    def make(self, board, color, move, game, symmetry):
+        planes = features.apply_symmetry(features.value_planes(board), symmetry)
+        return planes, 1.0 if color == game.winner else -1.0
+
+
+def game_examples(maker, game, picks, symmetries):
+    """Examples at move indices `picks` (sorted) of one game; a replay error ends the game early."""
+    out = []
+    wanted = dict(zip(picks, symmetries))
+    try:
+        for index, (board, color, move) in enumerate(iter_positions(game, copy=False)):
+            if index in wanted:
+                out.append(maker.make(board, color, move, game, wanted[index]))
+                if len(out) == len(wanted):
+                    break
+    except SgfError:
+        pass
+    return out
+
+
+def sample_examples(maker, games, per_game, rng, symmetries=True):
+    """(planes, targets) arrays with up to `per_game` random positions of each game."""
+    planes, targets, size = [], [], 19
+    for game in games:
+        size = game.size
+        eligible = maker.eligible(game)
+        if not eligible:
+            continue
+        picks = np.sort(rng.choice(eligible, min(per_game, len(eligible)), replace=False))
+        syms = rng.integers(8, size=len(picks)) if symmetries else np.zeros(len(picks), int)
+        for p, t in game_examples(maker, game, picks.tolist(), syms.tolist()):
+            planes.append(p)
+            targets.append(t)
+    if not planes:
+        return np.zeros((0, maker.num_planes, size, size), np.uint8), np.zeros(0, maker.target_dtype)
+    return np.stack(planes).astype(np.uint8, copy=False), np.array(targets, maker.target_dtype)
+
+
+def fixed_sample(maker, store, count, seed=0):
+    """A fixed held-out sample: `count` examples from distinct games (cycling if too few).
+
+    No symmetry: validation measures the network on positions as they were played.
+    """
+    rng = np.random.default_rng(seed)
+    order = rng.permutation(len(store))
+    per_game = max(1, math.ceil(count / max(1, len(store))))
+    planes, targets = sample_examples(maker, (store[int(i)] for i in order[:count]),
+                                      per_game, rng, symmetries=False)
+    return planes[:count], targets[:count]
+
+
+class BatchStream:
+    """Endless deterministic minibatches (planes uint8, targets) over a GameStore."""
+
+    def __init__(self, store, maker, batch_size, positions_per_game=8, seed=0,
+                 chunk_positions=CHUNK_POSITIONS):
+        self.store, self.maker, self.batch_size = store, maker, batch_size
+        self.per_game, self.seed = positions_per_game, seed
+        self.games_per_chunk = max(1, math.ceil(chunk_positions / positions_per_game))
+        self.chunks_per_epoch = math.ceil(len(store) / self.games_per_chunk)
+        self._order = (None, None)
+
+    def order(self, epoch):
+        """The games in a fresh random order each epoch (shuffled across all months)."""
+        if self._order[0] != epoch:
+            self._order = (epoch, np.random.default_rng([self.seed, epoch]).permutation(len(self.store)))
+        return self._order[1]
+
+    def chunk(self, epoch, chunk):
+        """The shuffled examples of one chunk."""
+        rng = np.random.default_rng([self.seed, epoch, chunk, 1])
+        ids = self.order(epoch)[chunk * self.games_per_chunk:(chunk + 1) * self.games_per_chunk]
+        planes, targets = sample_examples(self.maker, (self.store[int(i)] for i in ids),
+                                          self.per_game, rng)
+        shuffle = rng.permutation(len(targets))
+        return planes[shuffle], targets[shuffle]
+
+    def batches(self, position=(0, 0, 0)):
+        """Yield (planes, targets, next_position); resuming at next_position continues exactly."""
+        epoch, chunk, batch = position
+        while True:
+            produced = False
+            while chunk < self.chunks_per_epoch:
+                planes, targets = self.chunk(epoch, chunk)
+                count = len(targets) // self.batch_size
+                for b in range(batch, count):
+                    done = b + 1 == count
+                    nxt = (epoch, chunk + 1, 0) if done else (epoch, chunk, b + 1)
+                    if done and chunk + 1 == self.chunks_per_epoch:
+                        nxt = (epoch + 1, 0, 0)
+                    s = slice(b * self.batch_size, (b + 1) * self.batch_size)
+                    produced = True
+                    yield planes[s], targets[s], nxt
+                chunk, batch = chunk + 1, 0
+            if not produced and position[:2] == (epoch, 0):
+                raise ValueError(f"too few positions for one batch of {self.batch_size} per chunk")
+            epoch, chunk = epoch + 1, 0
+
+
+def measure_rate(stream):
+    """(positions/s of the input pipeline in one process, the planes, the targets) of one chunk."""
+    start = time.perf_counter()
+    planes, targets = stream.chunk(10**6, 0)  # an epoch training never reaches
+    return len(targets) / (time.perf_counter() - start), planes, targets
+
+
+def _worker_main(store_path, maker, kwargs, position, out):
+    from goengine.dataset import GameStore
+    stream = BatchStream(GameStore.load(store_path), maker, **kwargs)
+    for item in stream.batches(position):
+        out.put(item)
+
+
+class BatchWorker:
+    """The same stream as BatchStream(...).batches(position), built in a separate process.
+
+    Used when feature extraction is too slow to keep up with the optimizer.
+    """
+
+    def __init__(self, store_path, maker, kwargs, position, prefetch=32):
+        ctx = get_context("spawn")
+        self.queue = ctx.Queue(prefetch)
+        self.process = ctx.Process(target=_worker_main, daemon=True,
+                                   args=(store_path, maker, kwargs, position, self.queue))
+        self.process.start()
+
+    def __iter__(self):
+        while True:
+            try:
+                yield self.queue.get(timeout=5)
+            except queue.Empty:
+                if not self.process.is_alive():
+                    raise RuntimeError(f"batch worker died (exit code {self.process.exitcode})")
+
+    def close(self):
+        if self.process.is_alive():
+            self.process.terminate()
+        self.process.join(timeout=10)

@@ -1,0 +1,439 @@
+"""The supervised training loop shared by tools/train_policy.py and tools/train_value.py.
+
+A `Task` (defined by each tool) says what differs: which examples, which
+network, which loss. Everything else lives here once: SGD with bf16 autocast
+(fp32 master weights), a step-decayed learning rate, periodic validation on a
+fixed held-out sample, a CSV log and PNG plot, atomic checkpoints that resume
+exactly (model, optimizer, positions seen, RNG and data stream position),
+SIGTERM/SIGINT handling, and export of the BN-folded fp16 network.
+
+Run directory layout: checkpoint.pt, log.csv, plot.png, train.log, val-<kind>.npz.
+"""
+
+import argparse
+import copy
+import csv
+import os
+import random
+import signal
+import sys
+import time
+
+import numpy as np
+import torch
+
+from goengine import nets
+from goengine.dataset import DATA_DIR, REPO_DIR, SPLIT_HELP, load_split
+from goengine.sampler import BatchStream, BatchWorker, fixed_sample, measure_rate
+
+CHECKPOINT = "checkpoint.pt"
+# Use a worker process for feature extraction when the pipeline is not at
+# least this many times faster than the training step.
+PIPELINE_MARGIN = 3.0
+MEASURE_SECONDS = 0.5  # minimum time spent timing training steps at startup
+
+
+class Task:
+    """What one trainer supplies; see tools/train_policy.py and tools/train_value.py."""
+    kind = ""             # "policy" or "value"
+    metrics = ()          # names of the per-example metrics loss() sums, e.g. ("loss", "top1")
+    examples = None       # a goengine.sampler example maker
+
+    def build_model(self, args):
+        raise NotImplementedError
+
+    def loss(self, output, targets):
+        """(mean loss to minimise, {metric: sum over the batch})."""
+        raise NotImplementedError
+
+
+def add_arguments(parser, lr, batch_size, positions_per_game, run_dir):
+    """The flags both trainers share; each tool passes its own defaults."""
+    parser.formatter_class = argparse.ArgumentDefaultsHelpFormatter
+    parser.epilog = SPLIT_HELP
+    a = parser.add_argument
+    a("--run-dir", default=run_dir, help="checkpoint, log.csv, plot.png and train.log go here")
+    a("--resume", action="store_true", help="continue from RUN_DIR/checkpoint.pt")
+    a("--export", metavar="PATH", help="write the BN-folded fp16 network of RUN_DIR's "
+      "checkpoint to PATH (with its validation score) and exit")
+    a("--data-dir", default=DATA_DIR, help="folder of tygem-9d-*.sgfs.gz game collections")
+    a("--cache-dir", default=os.path.join(REPO_DIR, "data"),
+      help="where the parsed games of each split are cached as .npz")
+    a("--filters", type=int, default=nets.DEFAULT_FILTERS, help="k, filters per layer")
+    a("--layers", type=int, default=nets.DEFAULT_LAYERS, help="convolution layers")
+    a("--lr", type=float, default=lr, help="initial learning rate")
+    a("--lr-decay", type=float, default=0.5, help="lr factor applied every --lr-decay-every")
+    a("--lr-decay-every", type=int, default=0, metavar="POSITIONS",
+      help="positions between lr decays (0: constant lr)")
+    a("--momentum", type=float, default=0.9, help="Nesterov momentum")
+    a("--weight-decay", type=float, default=1e-4)
+    a("--batch-size", type=int, default=batch_size)
+    a("--positions-per-game", type=int, default=positions_per_game,
+      help="random positions taken from a game each time the game comes up in an epoch")
+    a("--seed", type=int, default=1, help="seeds the data order, sampling and initial weights")
+    a("--max-positions", type=int, help="stop once this many positions were trained in total")
+    a("--max-hours", type=float, help="stop after this many hours of this invocation")
+    a("--checkpoint-minutes", type=float, default=10.0)
+    a("--val-every", type=int, default=50_000, metavar="POSITIONS",
+      help="validate, log a CSV row and redraw the plot this often")
+    a("--val-positions", type=int, default=2000, help="size of the fixed held-out sample")
+    a("--threads", type=int, default=2, help="torch intra-op threads")
+    a("--workers", choices=("auto", "0", "1"), default="auto",
+      help="feature extraction in a worker process: auto measures and decides")
+    a("--fp32", action="store_true", help="disable bf16 autocast")
+    a("--no-progress", action="store_true", help="no tqdm progress bar")
+
+
+class Trainer:
+    def __init__(self, task, args):
+        self.task, self.args = task, args
+        self.run_dir = args.run_dir
+        os.makedirs(self.run_dir, exist_ok=True)
+        self.checkpoint_path = os.path.join(self.run_dir, CHECKPOINT)
+        self.csv_path = os.path.join(self.run_dir, "log.csv")
+        self.log_file = open(os.path.join(self.run_dir, "train.log"), "a")
+        self.stop_reason = None
+        self.worker = None
+
+    # ---------------------------------------------------------------- logging
+
+    def log(self, message):
+        line = f"{time.strftime('%Y-%m-%d %H:%M:%S')} {message}"
+        print(line, file=sys.stderr, flush=True)
+        print(line, file=self.log_file, flush=True)
+
+    def columns(self):
+        names = [f"{split}_{m}" for split in ("train", "val") for m in self.task.metrics]
+        return ["positions_seen"] + names + ["lr", "wallclock", "pos_per_s"]
+
+    def write_row(self, row):
+        new = not os.path.exists(self.csv_path)
+        with open(self.csv_path, "a", newline="") as f:
+            writer = csv.DictWriter(f, self.columns())
+            if new:
+                writer.writeheader()
+            writer.writerow(row)
+
+    def truncate_log(self, positions_seen):
+        """Drop CSV rows written after the checkpoint we resume from."""
+        if not os.path.exists(self.csv_path):
+            return
+        with open(self.csv_path, newline="") as f:
+            rows = [r for r in csv.DictReader(f) if int(r["positions_seen"]) <= positions_seen]
+        with open(self.csv_path, "w", newline="") as f:
+            writer = csv.DictWriter(f, self.columns())
+            writer.writeheader()
+            writer.writerows(rows)
+
+    def plot(self):
+        """plot.png: every metric, train and validation, against positions seen."""
+        import matplotlib
+        matplotlib.use("Agg")
+        import matplotlib.pyplot as plt
+        with open(self.csv_path, newline="") as f:
+            rows = list(csv.DictReader(f))
+        if not rows:
+            return
+        x = [int(r["positions_seen"]) for r in rows]
+        metrics = self.task.metrics
+        fig, axes = plt.subplots(1, len(metrics), figsize=(6 * len(metrics), 4), squeeze=False)
+        for ax, metric in zip(axes[0], metrics):
+            for split in ("train", "val"):
+                key = f"{split}_{metric}"
+                points = [(xi, float(r[key])) for xi, r in zip(x, rows) if r[key] not in ("", None)]
+                if points:
+                    ax.plot(*zip(*points), marker=".", label=split)
+            ax.set_xlabel("positions seen")
+            ax.set_ylabel(metric)
+            ax.grid(alpha=0.3)
+            ax.legend()
+        fig.suptitle(f"{self.task.kind} network, {os.path.basename(os.path.abspath(self.run_dir))}")
+        fig.tight_layout()
+        path = os.path.join(self.run_dir, "plot.png")
+        tmp = path + ".tmp"
+        fig.savefig(tmp, format="png", dpi=90)
+        plt.close(fig)
+        os.replace(tmp, path)
+
+    # ------------------------------------------------------------ checkpoints
+
+    def save_checkpoint(self):
+        state = {
+            "kind": self.task.kind,
+            "arch": self.model.arch,
+            "model": self.model.state_dict(),
+            "optimizer": self.optimizer.state_dict(),
+            "positions_seen": self.positions_seen,
+            "stream_position": list(self.stream_position),
+            "stream": self.stream_config,
+            "wallclock": self.wallclock(),
+            "rng": {"torch": torch.get_rng_state(), "python": random.getstate()},
+            "args": {k: v for k, v in vars(self.args).items()},
+        }
+        tmp = f"{self.checkpoint_path}.tmp{os.getpid()}"
+        torch.save(state, tmp)
+        os.replace(tmp, self.checkpoint_path)
+        self.last_checkpoint = time.monotonic()
+        self.log(f"checkpoint: {self.positions_seen} positions -> {self.checkpoint_path}")
+
+    def load_checkpoint(self):
+        if not os.path.exists(self.checkpoint_path):
+            raise SystemExit(f"{self.checkpoint_path}: no checkpoint to resume from")
+        state = torch.load(self.checkpoint_path, map_location="cpu", weights_only=True)
+        if state["kind"] != self.task.kind:
+            raise SystemExit(f"{self.checkpoint_path} holds a {state['kind']} run, "
+                             f"not a {self.task.kind} run")
+        return state
+
+    # --------------------------------------------------------------- training
+
+    def wallclock(self):
+        return self.wallclock_before + (time.monotonic() - self.started)
+
+    def lr(self):
+        a = self.args
+        if a.lr_decay_every <= 0:
+            return a.lr
+        return a.lr * a.lr_decay ** (self.positions_seen // a.lr_decay_every)
+
+    def step(self, model, optimizer, planes, targets):
+        """One SGD step with bf16 autocast; returns the metric sums of the batch."""
+        x = torch.from_numpy(np.ascontiguousarray(planes)).float()
+        y = torch.from_numpy(np.ascontiguousarray(targets))
+        with torch.autocast("cpu", dtype=torch.bfloat16, enabled=not self.args.fp32):
+            output = model(x)
+        loss, sums = self.task.loss(output.float(), y)
+        optimizer.zero_grad(set_to_none=True)
+        loss.backward()
+        optimizer.step()
+        return sums
+
+    @torch.no_grad()
+    def evaluate(self, model, planes, targets, batch=256):
+        """Mean metrics of `model` (eval mode) over held-out examples."""
+        model.eval()
+        totals = dict.fromkeys(self.task.metrics, 0.0)
+        for i in range(0, len(targets), batch):
+            x = torch.from_numpy(planes[i:i + batch]).float()
+            with torch.autocast("cpu", dtype=torch.bfloat16, enabled=not self.args.fp32):
+                output = model(x)
+            _, sums = self.task.loss(output.float(), torch.from_numpy(targets[i:i + batch]))
+            for k in totals:
+                totals[k] += sums[k]
+        model.train()
+        return {k: v / max(1, len(targets)) for k, v in totals.items()}
+
+    def validation_set(self):
+        """The fixed held-out sample, built once and cached in the run dir."""
+        a = self.args
+        path = os.path.join(self.run_dir, f"val-{self.task.kind}.npz")
+        if os.path.exists(path):
+            with np.load(path) as f:
+                if len(f["targets"]) == a.val_positions or a.resume:
+                    return f["planes"], f["targets"]
+        store = load_split("val", a.data_dir, a.cache_dir, log=self.log)
+        planes, targets = fixed_sample(self.task.examples, store, a.val_positions)
+        tmp = path + ".tmp.npz"
+        np.savez_compressed(tmp, planes=planes, targets=targets)
+        os.replace(tmp, path)
+        self.log(f"validation set: {len(targets)} positions from held-out games -> {path}")
+        return planes, targets
+
+    def build(self):
+        """Model and optimizer, fresh or from the checkpoint."""
+        a = self.args
+        torch.manual_seed(a.seed)
+        state = self.load_checkpoint() if a.resume else None
+        if state is None and os.path.exists(self.checkpoint_path) and not a.export:
+            raise SystemExit(f"{self.checkpoint_path} exists: pass --resume to continue it, "
+                             f"or choose another --run-dir")
+        if state:
+            self.model = nets.NETWORK_CLASSES[state["kind"]](**state["arch"])
+            self.model.load_state_dict(state["model"])
+        else:
+            self.model = self.task.build_model(a)
+        self.model.train()
+        self.optimizer = torch.optim.SGD(self.model.parameters(), lr=a.lr, momentum=a.momentum,
+                                         nesterov=True, weight_decay=a.weight_decay)
+        self.positions_seen, self.stream_position, self.wallclock_before = 0, (0, 0, 0), 0.0
+        self.stream_config = dict(batch_size=a.batch_size, positions_per_game=a.positions_per_game,
+                                  seed=a.seed)
+        if state:
+            self.optimizer.load_state_dict(state["optimizer"])
+            self.positions_seen = state["positions_seen"]
+            self.stream_position = tuple(state["stream_position"])
+            self.wallclock_before = state["wallclock"]
+            if state["stream"] != self.stream_config:
+                self.log(f"resuming with the run's data stream {state['stream']} "
+                         f"(ignoring {self.stream_config})")
+            self.stream_config = state["stream"]
+            torch.set_rng_state(state["rng"]["torch"])
+            random.setstate(state["rng"]["python"])
+        self.started = time.monotonic()
+        self.last_checkpoint = time.monotonic()
+
+    def measure(self, stream):
+        """Pipeline and training-step throughput (positions/s); the step runs on a copy."""
+        pipeline, planes, targets = measure_rate(stream)
+        planes, targets = planes[:stream.batch_size], targets[:stream.batch_size]
+        model = copy.deepcopy(self.model)
+        optimizer = torch.optim.SGD(model.parameters(), lr=0.0, momentum=self.args.momentum)
+        for _ in range(2):  # warm-up: the first steps build kernels and are slow
+            self.step(model, optimizer, planes, targets)
+        start, steps = time.perf_counter(), 0
+        while steps < 3 or time.perf_counter() - start < MEASURE_SECONDS:
+            self.step(model, optimizer, planes, targets)
+            steps += 1
+        return pipeline, steps * len(targets) / (time.perf_counter() - start)
+
+    def batches(self, store):
+        """The training minibatch iterator, in a worker process when the pipeline is too slow."""
+        a = self.args
+        stream = BatchStream(store, self.task.examples, **self.stream_config)
+        pipeline, step = self.measure(stream)
+        use_worker = a.workers == "1" or (a.workers == "auto" and pipeline < PIPELINE_MARGIN * step)
+        self.log(f"throughput: input pipeline {pipeline:.0f} positions/s (one process), "
+                 f"training step {step:.0f} positions/s (batch {stream.batch_size}, "
+                 f"{torch.get_num_threads()} threads) -> "
+                 f"{'worker process' if use_worker else 'in-process'} feature extraction")
+        if use_worker:
+            if store.path is None:
+                raise SystemExit("a worker process needs a cached game store")
+            self.worker = BatchWorker(store.path, self.task.examples, self.stream_config,
+                                      self.stream_position)
+            return iter(self.worker)
+        return stream.batches(self.stream_position)
+
+    def handle_signals(self):
+        """SIGTERM/SIGINT ask the loop to checkpoint and stop; returns the old handlers."""
+        def request_stop(signum, frame):
+            if self.stop_reason == "signal":  # a second signal: give up at once
+                raise KeyboardInterrupt
+            self.stop_reason = "signal"
+        return {s: signal.signal(s, request_stop) for s in (signal.SIGTERM, signal.SIGINT)}
+
+    def should_stop(self):
+        a = self.args
+        if self.stop_reason:
+            return True
+        if a.max_positions is not None and self.positions_seen >= a.max_positions:
+            self.stop_reason = "max positions"
+        elif a.max_hours is not None and time.monotonic() - self.started >= a.max_hours * 3600:
+            self.stop_reason = "max hours"
+        return self.stop_reason is not None
+
+    def validate_and_log(self, val, train_sums, train_count, rate):
+        scores = self.evaluate(self.model, *val)
+        row = {"positions_seen": self.positions_seen}
+        for m in self.task.metrics:
+            row[f"train_{m}"] = f"{train_sums[m] / train_count:.4f}" if train_count else ""
+        for m in self.task.metrics:
+            row[f"val_{m}"] = f"{scores[m]:.4f}"
+        row.update(lr=f"{self.lr():.6g}", wallclock=f"{self.wallclock():.1f}", pos_per_s=f"{rate:.1f}")
+        self.write_row(row)
+        self.plot()
+        self.log("  ".join(f"{k}={v}" for k, v in row.items()))
+
+    def train(self):
+        a = self.args
+        torch.set_num_threads(a.threads)
+        self.build()
+        self.log(f"{'resuming' if a.resume else 'starting'} {self.task.kind} training: "
+                 f"{self.model.arch}, {self.positions_seen} positions seen, lr {self.lr():g}, "
+                 f"bf16 {'off' if a.fp32 else 'on'}")
+        if a.resume:
+            self.truncate_log(self.positions_seen)
+        val = self.validation_set()
+        store = load_split("train", a.data_dir, a.cache_dir, log=self.log)
+        self.log(f"training games: {len(store)} ({store.num_moves} moves)")
+        batches = self.batches(store)
+        old_handlers = self.handle_signals()
+        bar = None
+        if not a.no_progress:
+            from tqdm import tqdm
+            bar = tqdm(total=a.max_positions, initial=self.positions_seen, unit="pos",
+                       file=sys.stderr, dynamic_ncols=True, smoothing=0.05,
+                       mininterval=0.5 if sys.stderr.isatty() else 60)  # nohup.out stays short
+        sums, count, steps = dict.fromkeys(self.task.metrics, 0.0), 0, 0
+        next_val = (self.positions_seen // a.val_every + 1) * a.val_every
+        rate_since, rate_start = self.positions_seen, time.monotonic()
+        try:
+            while not self.should_stop():
+                planes, targets, self.stream_position = next(batches)
+                for group in self.optimizer.param_groups:
+                    group["lr"] = self.lr()
+                batch_sums = self.step(self.model, self.optimizer, planes, targets)
+                n = len(targets)
+                self.positions_seen += n
+                count += n
+                steps += 1
+                for k in sums:
+                    sums[k] += batch_sums[k]
+                if bar is not None:
+                    bar.update(n)
+                    if steps % 20 == 0:
+                        bar.set_postfix({m: f"{sums[m] / count:.3f}" for m in self.task.metrics},
+                                        refresh=False)
+                if self.positions_seen >= next_val:
+                    rate = (self.positions_seen - rate_since) / (time.monotonic() - rate_start)
+                    self.validate_and_log(val, sums, count, rate)
+                    sums, count = dict.fromkeys(self.task.metrics, 0.0), 0
+                    next_val += a.val_every
+                    rate_since, rate_start = self.positions_seen, time.monotonic()
+                if time.monotonic() - self.last_checkpoint >= a.checkpoint_minutes * 60:
+                    self.save_checkpoint()
+            self.save_checkpoint()
+            if self.stop_reason != "signal" and count:
+                rate = (self.positions_seen - rate_since) / max(1e-9, time.monotonic() - rate_start)
+                self.validate_and_log(val, sums, count, rate)
+        finally:
+            if bar is not None:
+                bar.close()
+            if self.worker is not None:
+                self.worker.close()
+            for signum, handler in old_handlers.items():
+                signal.signal(signum, handler)
+        self.log(f"stopped ({self.stop_reason}) at {self.positions_seen} positions")
+
+    # ----------------------------------------------------------------- export
+
+    def export(self, path):
+        """BN-folded fp16 network file with positions seen and the measured validation score."""
+        self.args.resume = True
+        self.build()
+        val = self.validation_set()
+        scores = self.evaluate(self.model, *val)
+        extra = {"positions_seen": self.positions_seen, "trained_hours": self.wallclock_before / 3600,
+                 "val_positions": len(val[1]), "run_dir": os.path.abspath(self.run_dir)}
+        extra.update({f"val_{k}": round(v, 4) for k, v in scores.items()})
+        nets.save_network(path, nets.fold_batch_norm(self.model), extra=extra, half=True)
+        self.log(f"exported {path}: " + ", ".join(f"{k}={v}" for k, v in extra.items()))
+
+
+# Flags that describe this invocation only; never taken from a resumed run.
+NOT_RESUMED = ("resume", "export")
+
+
+def parse_args(parser, argv=None):
+    """Parse flags; with --resume (or --export), flags left at their default take the run's saved value.
+
+    So `--resume` alone continues a run exactly as it was started, and e.g.
+    `--resume --lr 0.01` changes only the learning rate.
+    """
+    args = parser.parse_args(argv)
+    path = os.path.join(args.run_dir, CHECKPOINT)
+    if (args.resume or args.export) and os.path.exists(path):
+        saved = torch.load(path, map_location="cpu", weights_only=True).get("args", {})
+        for key, value in saved.items():
+            if (key not in NOT_RESUMED and hasattr(args, key)
+                    and getattr(args, key) == parser.get_default(key)):
+                setattr(args, key, value)
+    return args
+
+
+def main(task, args):
+    trainer = Trainer(task, args)
+    if args.export:
+        trainer.export(args.export)
+    else:
+        trainer.train()

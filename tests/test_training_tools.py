@@ -1,0 +1,184 @@
+"""Data stream, trainers (checkpoint, exact resume, SIGTERM, export) and eval tools on a tiny
+synthetic collection, with k=8, 2-layer networks: seconds, not hours."""
+
+import csv
+import gzip
+import importlib.util
+import os
+import random
+import signal
+
+import numpy as np
+import pytest
+import torch
+
+from goengine import BLACK, Board, coords, features, nets, training
+from goengine.dataset import GameStore, load_split
+from goengine.sampler import BatchStream, BatchWorker, PolicyExamples, ValueExamples
+from goengine.sgffile import iter_positions, read_games
+
+REPO = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+
+
+def random_game(rng, moves=50):
+    """An SGF line of random legal play (no filling own eyes), won by a random colour."""
+    board = Board(19, 6.5)
+    text = []
+    for _ in range(moves):
+        color = board.to_move
+        options = [m for m in board.legal_moves() if not board.is_eye(m, color)]
+        move = rng.choice(options)
+        board.play(move)
+        text.append(f";{'B' if color == BLACK else 'W'}[{coords.to_sgf(move, 19)}]")
+    result = rng.choice(["B+R", "W+3.5", "B+T", "W+R", "0"])
+    return f"(;GM[1]FF[4]SZ[19]KM[6.5]RE[{result}]{''.join(text)})"
+
+
+@pytest.fixture(autouse=True)
+def quick_measurement(monkeypatch):
+    monkeypatch.setattr(training, "MEASURE_SECONDS", 0.0)
+
+
+@pytest.fixture(scope="module")
+def data(tmp_path_factory):
+    """A data folder split like the real one: 2016-11 trains, 2016-12 (held out) validates."""
+    folder = tmp_path_factory.mktemp("tygem-9d")
+    rng = random.Random(5)
+    for month, count in (("2016-11", 24), ("2016-12", 8)):
+        with gzip.open(folder / f"tygem-9d-{month}.sgfs.gz", "wt") as f:
+            f.write("(;GM[1]SZ[19];B[zz])\n")  # one broken record, skipped
+            for _ in range(count):
+                f.write(random_game(rng) + "\n")
+    return folder
+
+
+def tool(name):
+    spec = importlib.util.spec_from_file_location(name, os.path.join(REPO, "tools", f"{name}.py"))
+    module = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(module)
+    return module
+
+
+def train_args(data, tmp_path, run, *extra):
+    return [f"--run-dir={tmp_path / run}", f"--data-dir={data}", f"--cache-dir={data}-cache",
+            "--filters=8", "--layers=2", "--batch-size=16", "--positions-per-game=4",
+            "--val-every=32", "--val-positions=20", "--workers=0", "--no-progress", *extra]
+
+
+def run_trainer(name, argv):
+    module = tool(name)
+    task = module.PolicyTask() if name == "train_policy" else module.ValueTask()
+    module.training.main(task, module.parse_args(argv))
+
+
+def test_split_and_store_cache(data, tmp_path):
+    store = load_split("train", str(data), str(tmp_path), log=lambda m: None)
+    assert len(store) == 24 and os.path.exists(store.path)
+    assert len(load_split("val", str(data), str(tmp_path), log=lambda m: None)) == 8
+
+
+def test_stream_resumes_exactly_and_mixes_games(data):
+    store = GameStore.from_games(read_games(data / "tygem-9d-2016-11.sgfs.gz"))
+    stream = BatchStream(store, PolicyExamples(), batch_size=8, positions_per_game=2,
+                         chunk_positions=16)
+    straight = [b for _, b in zip(range(12), stream.batches())]
+    resumed = [b for _, b in zip(range(7), stream.batches(straight[4][2]))]
+    for a, b in zip(straight[5:], resumed):
+        assert np.array_equal(a[0], b[0]) and np.array_equal(a[1], b[1]) and a[2] == b[2]
+    assert straight[-1][2][0] >= 1  # crossed into the next epoch
+
+
+def test_labels_follow_symmetry(data):
+    store = GameStore.from_games(read_games(data / "tygem-9d-2016-11.sgfs.gz"))
+    planes, moves = BatchStream(store, PolicyExamples(), 16).chunk(0, 0)
+    rows, cols = np.divmod(moves, 19)
+    assert (planes[np.arange(len(moves)), features.STONE_EMPTY, rows, cols] == 1).all()
+
+
+def test_value_targets_are_for_the_player_to_move(data):
+    maker = ValueExamples()
+    games = [g for g in read_games(data / "tygem-9d-2016-11.sgfs.gz") if g.winner][:3]
+    for game in games:
+        for board, color, move in iter_positions(game):
+            planes, target = maker.make(board, color, move, game, 0)
+            assert target == (1.0 if color == game.winner else -1.0)
+            assert planes[features.NUM_VALUE_PLANES - 1].all() == (color == BLACK)
+    assert not maker.eligible(next(g for g in read_games(data) if g.winner is None))
+
+
+def test_worker_process_gives_the_same_stream(data, tmp_path):
+    store = load_split("train", str(data), str(tmp_path), log=lambda m: None)
+    kwargs = dict(batch_size=8, positions_per_game=2, seed=3)
+    expected = [b for _, b in zip(range(3), BatchStream(store, PolicyExamples(), **kwargs).batches((0, 0, 1)))]
+    worker = BatchWorker(store.path, PolicyExamples(), kwargs, (0, 0, 1), prefetch=4)
+    try:
+        got = [b for _, b in zip(range(3), worker)]
+    finally:
+        worker.close()
+    for a, b in zip(expected, got):
+        assert np.array_equal(a[0], b[0]) and a[2] == b[2]
+
+
+def test_policy_training_resumes_exactly_exports_and_evaluates(data, tmp_path, capsys):
+    run_trainer("train_policy", train_args(data, tmp_path, "straight", "--max-positions=64"))
+    run_trainer("train_policy", train_args(data, tmp_path, "split", "--max-positions=32"))
+    with pytest.raises(SystemExit, match="--resume"):
+        run_trainer("train_policy", train_args(data, tmp_path, "split", "--max-positions=64"))
+    run_trainer("train_policy", train_args(data, tmp_path, "split", "--max-positions=64", "--resume"))
+    a = torch.load(tmp_path / "straight" / "checkpoint.pt", weights_only=True)
+    b = torch.load(tmp_path / "split" / "checkpoint.pt", weights_only=True)
+    assert a["positions_seen"] == b["positions_seen"] == 64
+    for key in a["model"]:
+        assert torch.equal(a["model"][key], b["model"][key]), key
+
+    run_dir = tmp_path / "split"
+    with open(run_dir / "log.csv") as f:
+        rows = list(csv.DictReader(f))
+    assert [int(r["positions_seen"]) for r in rows] == [32, 64]
+    assert {"train_loss", "train_top1", "val_loss", "val_top1", "lr", "wallclock"} <= set(rows[0])
+    assert (run_dir / "plot.png").stat().st_size > 1000
+    assert "training step" in (run_dir / "train.log").read_text()
+
+    weights = tmp_path / "sl.pt"
+    run_trainer("train_policy", train_args(data, tmp_path, "split", f"--export={weights}"))
+    model = nets.load_network(weights, kind="policy")
+    assert not model.batch_norm and model.extra["positions_seen"] == 64
+    assert 0 <= model.extra["val_top1"] <= 1
+
+    capsys.readouterr()
+    tool("eval_policy").main([f"--weights={weights}", f"--sgf={data / 'tygem-9d-2016-12.sgfs.gz'}",
+                              "--limit=3"])
+    last = capsys.readouterr().out.strip().splitlines()[-1]
+    assert last.startswith("top1=0.") and " top5=" in last and last.endswith("positions=150")
+
+
+def test_value_training_from_policy_and_eval(data, tmp_path, capsys):
+    run_trainer("train_policy", train_args(data, tmp_path, "policy", "--max-positions=16"))
+    run_trainer("train_value", train_args(
+        data, tmp_path, "value", "--max-positions=32", "--positions-per-game=1", "--batch-size=8",
+        f"--init-from-policy={tmp_path / 'policy' / 'checkpoint.pt'}"))
+    with open(tmp_path / "value" / "log.csv") as f:
+        rows = list(csv.DictReader(f))
+    assert rows and {"train_mse", "val_mse"} <= set(rows[-1])
+    weights = tmp_path / "value.pt"
+    run_trainer("train_value", train_args(data, tmp_path, "value", f"--export={weights}"))
+    capsys.readouterr()
+    tool("eval_value").main([f"--weights={weights}", f"--sgf={data}", "--limit=0"])
+    last = capsys.readouterr().out.strip().splitlines()[-1]
+    assert last.startswith("mse=") and last.endswith("positions=" + str(sum(
+        1 for g in read_games(data) if g.winner)))
+
+
+def test_sigterm_writes_checkpoint_and_stops(data, tmp_path, monkeypatch):
+    step = training.Trainer.step
+
+    def step_then_signal(self, *args):
+        if self.positions_seen == 32:  # a real SIGTERM, delivered mid-training
+            os.kill(os.getpid(), signal.SIGTERM)
+        return step(self, *args)
+
+    monkeypatch.setattr(training.Trainer, "step", step_then_signal)
+    run_trainer("train_policy", train_args(data, tmp_path, "term", "--max-hours=1"))
+    state = torch.load(tmp_path / "term" / "checkpoint.pt", weights_only=True)
+    assert state["positions_seen"] == 48
+    assert signal.getsignal(signal.SIGTERM) == signal.SIG_DFL

@@ -1,0 +1,81 @@
+#!/usr/bin/env python3
+"""Move-prediction accuracy of a policy network: top-1 and top-5 over every move of some games.
+
+Defaults to held-out games (see the split below), which training never sees.
+Passes are not counted (the network has no pass output). The last line is
+exactly `top1=0.XXXX top5=0.XXXX positions=N`.
+"""
+
+import argparse
+import os
+import sys
+
+sys.path.insert(0, os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
+
+import numpy as np  # noqa: E402
+
+from goengine import PASS, features, nets  # noqa: E402
+from goengine.dataset import SPLIT_HELP, split_files  # noqa: E402
+from goengine.sgffile import SgfError, iter_positions, read_games  # noqa: E402
+
+
+def parse_args(argv=None):
+    parser = argparse.ArgumentParser(description=__doc__.split("\n")[0], epilog=SPLIT_HELP,
+                                     formatter_class=argparse.ArgumentDefaultsHelpFormatter)
+    parser.add_argument("--weights", required=True, help="policy network file (save_network)")
+    parser.add_argument("--sgf", nargs="+",
+                        help="SGF files, .sgfs(.gz) collections or folders "
+                             "(default: the held-out validation files)")
+    parser.add_argument("--limit", type=int, default=100, help="number of games (0: all)")
+    parser.add_argument("--batch", type=int, default=256)
+    parser.add_argument("--threads", type=int, default=2)
+    parser.add_argument("--fp32", action="store_true", help="evaluate without bf16 autocast")
+    args = parser.parse_args(argv)
+    args.sgf = args.sgf or split_files(split="val")
+    return args
+
+
+def main(argv=None):
+    args = parse_args(argv)
+    try:
+        model = nets.load_network(args.weights, kind="policy")
+    except nets.NetworkLoadError as exc:
+        raise SystemExit(str(exc))
+    evaluator = nets.NetworkEvaluator(model, use_bf16=not args.fp32, threads=args.threads)
+    size = model.board_size
+    planes = np.zeros((args.batch, model.planes, size, size), np.uint8)
+    labels, top1, top5, total = [], 0, 0, 0
+
+    def flush():
+        nonlocal top1, top5, total
+        if labels:
+            logits = evaluator.logits(planes[:len(labels)])
+            best5 = np.argpartition(-logits, 5, axis=1)[:, :5]
+            truth = np.array(labels)
+            top1 += int((logits.argmax(1) == truth).sum())
+            top5 += int((best5 == truth[:, None]).any(1).sum())
+            total += len(labels)
+            labels.clear()
+
+    errors, games, broken = [], 0, 0
+    for game in read_games(args.sgf, errors=errors, limit=args.limit or None):
+        if game.size != size:
+            continue
+        games += 1
+        try:
+            for board, color, move in iter_positions(game, copy=False):
+                if move != PASS:
+                    features.policy_planes(board, planes[len(labels)])
+                    labels.append(move)
+                    if len(labels) == args.batch:
+                        flush()
+        except SgfError as exc:
+            broken += 1
+            print(f"stopped replay: {exc}", file=sys.stderr)
+    flush()
+    print(f"{games} games, {len(errors) + broken} broken records skipped", file=sys.stderr)
+    print(f"top1={top1 / max(1, total):.4f} top5={top5 / max(1, total):.4f} positions={total}")
+
+
+if __name__ == "__main__":
+    main()

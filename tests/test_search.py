@@ -1,0 +1,284 @@
+"""APV-MCTS: PUCT, virtual loss, backup, tree reuse, and whole searches on
+small boards (rollouts only, and tiny networks built here)."""
+
+import math
+import time
+
+import numpy as np
+import pytest
+
+from goengine import BLACK, PASS, WHITE, Board, coords
+from goengine._tree import Tree
+from goengine.config import SearchConfig
+from goengine.game import GameState
+from goengine.search import MCTSPlayer, Search
+
+
+def gtp(*vertices, size=9):
+    return [coords.from_gtp(v, size) for v in vertices]
+
+
+def atari_game():
+    """9x9, black to move: the four white stones C5-F5 have one liberty, G5."""
+    game = GameState(9, 7.5)
+    game.setup(black=gtp('c6', 'd6', 'e6', 'f6', 'b5', 'c4', 'd4', 'e4', 'f4'),
+               white=gtp('c5', 'd5', 'e5', 'f5'), to_move=BLACK)
+    assert game.board.chain_liberty_points(gtp('c5')[0]) == gtp('g5')
+    return game
+
+
+def fresh_tree(size=5, **overrides):
+    tree = Tree(SearchConfig(**overrides))
+    tree.reset(Board(size))
+    tree.prepare_root(False, False)
+    return tree
+
+
+# -- the formulas ------------------------------------------------------------
+
+def test_puct_picks_what_the_formula_says():
+    cfg = SearchConfig(mixing=0.5, c_puct=5.0)
+    tree = fresh_tree()
+    kids = tree.children()['node']
+    hand = {  # node: (prior, n_v, w_v, n_r, w_r)
+        kids[0]: (0.30, 10, 6.0, 20, -2.0),
+        kids[1]: (0.05, 0, 0.0, 4, 3.0),      # rollouts only: Q = W_r/N_r
+        kids[2]: (0.20, 5, 4.0, 0, 0.0),      # value only: Q = W_v/N_v
+        kids[3]: (0.25, 2, -1.0, 6, 1.0),
+    }
+    for i, node in enumerate(kids):
+        prior, n_v, w_v, n_r, w_r = hand.get(node, (0.2 / (len(kids) - 4), 0, 0.0, 0, 0.0))
+        tree.set_stats(int(node), prior=prior, n_v=n_v, w_v=w_v, n_r=n_r, w_r=w_r)
+
+    def q(n_v, w_v, n_r, w_r):
+        if n_v and n_r:
+            return (1 - cfg.mixing) * w_v / n_v + cfg.mixing * w_r / n_r
+        return w_r / n_r if n_r else (w_v / n_v if n_v else 0.0)
+
+    c = tree.children()
+    total = c['n_r'].sum()
+    scores = [q(c['n_v'][i], c['w_v'][i], c['n_r'][i], c['w_r'][i])
+              + cfg.c_puct * c['prior'][i] * math.sqrt(total) / (1 + c['n_r'][i])
+              for i in range(len(c['node']))]
+    assert tree.pick_child(tree.root) == c['node'][int(np.argmax(scores))]
+    assert np.allclose(c['q'][:4], [q(*hand[k][1:]) for k in kids[:4]], atol=1e-6)
+
+
+def test_virtual_loss_spreads_parallel_selections():
+    tree = fresh_tree(expand_threshold=1000, virtual_loss=3)
+    leaves = [tree.descend_once() for _ in range(6)]      # six simulations in flight
+    assert len(set(leaves)) == 6
+    for leaf in leaves:
+        assert tree.node(leaf)['n_r'] == 3 and tree.node(leaf)['w_r'] == -3
+        tree.backup_once(leaf, rollout=-1)    # the player to move at the leaf lost
+    for leaf in leaves:
+        assert tree.node(leaf)['n_r'] == 1 and tree.node(leaf)['w_r'] == 1
+
+
+def test_backup_arithmetic_and_signs():
+    tree = fresh_tree(expand_threshold=0, virtual_loss=3, mixing=0.5)
+    a = int(tree.children()['node'][0])
+    tree.forbid([int(m) for m in tree.children()['move'][1:]])   # only `a` may be chosen
+    root = tree.root
+
+    leaf = tree.descend_once()
+    assert leaf == a                                 # a stub: no expansion on its first visit
+    tree.backup_once(leaf, rollout=+1)               # white (to move at a) wins the rollout
+    assert (tree.node(a)['n_r'], tree.node(a)['w_r']) == (1, -1)   # a's mover is black
+    assert (tree.node(root)['n_r'], tree.node(root)['w_r']) == (1, 1)
+
+    b = tree.descend_once()                          # a passed n_thr = 0: expanded, one step more
+    assert tree.node(b)['parent'] == a and tree.node(a)['num_children'] > 0
+    tree.backup_once(b, rollout=-1, value=0.5)       # black to move at b: loses the rollout, v = 0.5
+    assert (tree.node(b)['n_r'], tree.node(b)['w_r']) == (1, 1)      # b's mover is white
+    assert (tree.node(b)['n_v'], tree.node(b)['w_v']) == (1, -0.5)
+    assert (tree.node(a)['n_r'], tree.node(a)['w_r']) == (2, -2)
+    assert (tree.node(a)['n_v'], tree.node(a)['w_v']) == (1, 0.5)
+    assert (tree.node(root)['n_r'], tree.node(root)['w_r']) == (2, 2)
+    assert (tree.node(root)['n_v'], tree.node(root)['w_v']) == (1, -0.5)
+    assert tree.node(a)['q'] == pytest.approx(0.5 * 0.5 + 0.5 * (-2 / 2))
+
+
+def test_most_visited_move_is_chosen():
+    search = Search(config=SearchConfig(expand_threshold=1000))
+    game = GameState(5, 0.5)
+    search.set_position(game, BLACK)
+    c = search.tree.children()
+    target = int(c['move'][7])
+    for i, node in enumerate(c['node']):
+        # the most visited move has neither the best Q nor the best prior
+        n = 50 if i == 7 else 10
+        search.tree.set_stats(int(node), n_r=n, w_r=0.0 if i == 7 else 0.8 * n,
+                              prior=0.01 if i == 7 else 0.2)
+    assert search.best_move() == target
+
+
+# -- whole searches ------------------------------------------------------------
+
+def test_rollouts_alone_find_the_capture():
+    search = Search(config=SearchConfig(mixing=1.0, expand_threshold=5))
+    search.set_position(atari_game(), BLACK)
+    search.run(seconds=2.0, max_sims=3000)
+    assert search.best_move() == gtp('g5')[0]
+    assert search.stats()['rollouts'] >= 3000
+
+
+def test_tree_reuse_keeps_the_subtree():
+    game = GameState(9, 7.5)
+    search = Search(config=SearchConfig(mixing=1.0, expand_threshold=3))
+    search.set_position(game, BLACK)
+    search.run(seconds=3.0, max_sims=3000)
+    move = search.best_move()
+    kept = search.tree.children()
+    i = list(kept['move']).index(move)
+    child = int(kept['node'][i])
+    before = search.tree.node(child)
+    grandchildren = search.tree.children(child)
+    game.play(BLACK, move)
+    assert search.set_position(game, WHITE)
+    after = search.tree.node(search.tree.root)
+    assert (after['n_r'], after['w_r']) == (before['n_r'], before['w_r'])
+    now = search.tree.children()
+    assert list(now['move']) == list(grandchildren['move'])
+    assert list(now['n_r']) == list(grandchildren['n_r'])
+    assert search.tree.node_count < kept['n_r'].sum() * 100   # the rest was dropped
+    # a move the tree never saw: a fresh root
+    game.play(WHITE, PASS)
+    game.play(BLACK, PASS)
+    game.undo()
+    assert search.set_position(game, BLACK) in (True, False)
+
+
+def test_memory_cap_is_respected():
+    search = Search(config=SearchConfig(mixing=1.0, expand_threshold=0, max_nodes=1000))
+    search.set_position(GameState(9, 7.5), BLACK)
+    search.run(seconds=0.5)
+    stats = search.stats()
+    assert stats['nodes'] <= 1000 and stats['pool_full'] > 0
+    assert search.last_sims > 100     # the search goes on without expanding
+
+
+def test_search_returns_within_its_budget():
+    player = MCTSPlayer(config=SearchConfig(mixing=1.0))
+    game = GameState(19, 7.5)
+    for budget in (0.2, 0.6):
+        start = time.monotonic()
+        move = player.genmove(game, BLACK, budget)
+        elapsed = time.monotonic() - start
+        assert elapsed < budget + 0.1, elapsed
+        assert game.board.is_legal(move, BLACK)
+    player.close()
+
+
+def test_never_illegal_never_own_eye():
+    # Black's living group with two true eyes (A1, C1) and nothing else to do but pass.
+    game = GameState(5, 0.5)
+    black = [m for m in range(25) if m not in gtp('a1', 'c1', size=5)]
+    game.setup(black=black, white=[], to_move=BLACK)
+    search = Search(config=SearchConfig(mixing=1.0))
+    search.set_position(game, BLACK)
+    search.run(seconds=0.2)
+    assert search.best_move() == PASS
+    # A short game between two searches: every move legal (superko included)
+    # and no move fills the mover's own true eye.
+    game = GameState(7, 7.5)
+    player = MCTSPlayer(config=SearchConfig(mixing=1.0, expand_threshold=2), resign_threshold=0)
+    color = BLACK
+    for _ in range(40):
+        move = player.genmove(game, color, 0.03)
+        if move == PASS:
+            if game.last_move and game.last_move[1] == PASS:
+                break
+        else:
+            assert game.board.is_legal(move, color)
+            assert not game.board.is_eye(move, color)
+        game.play(color, move)
+        color = 3 - color
+    player.close()
+
+
+# -- with networks ---------------------------------------------------------------
+
+torch = pytest.importorskip('torch')
+
+
+def material_value_net(size=9, alpha=0.1):
+    """A hand-set 2-layer value network: tanh(alpha * (own stones - opponent stones))."""
+    from goengine import nets
+    net = nets.ValueNet(filters=2, layers=2, board_size=size, hidden=2)
+    n = size * size
+    with torch.no_grad():
+        conv = net.trunk[0].conv
+        conv.weight.zero_()
+        conv.bias.zero_()
+        conv.weight[0, 0, 2, 2] = 1.0          # own stones (plane 0)
+        conv.weight[1, 1, 2, 2] = 1.0          # opponent stones (plane 1)
+        net.head.weight[0, :, 0, 0] = torch.tensor([1.0, -1.0])
+        net.head.bias.fill_(1.0)               # relu(own - opp + 1): 2, 0 or 1 per point
+        net.fc.weight[0].fill_(1.0)
+        net.fc.weight[1].fill_(-1.0)
+        net.fc.bias[:] = torch.tensor([-float(n), float(n)])
+        net.out.weight[0] = torch.tensor([alpha, -alpha])
+        net.out.bias.zero_()
+    return nets.NetworkEvaluator(net.eval(), use_bf16=False, threads=1)
+
+
+def test_value_net_alone_finds_the_capture():
+    value = material_value_net()
+    value.value(np.zeros((49, 9, 9), np.uint8))      # warm up torch
+    search = Search(value_eval=value, config=SearchConfig(mixing=0.0, expand_threshold=5))
+    try:
+        search.set_position(atari_game(), BLACK)
+        search.run(seconds=1.0)
+        c = search.tree.children()
+        # lambda = 0: Q is the value mean alone wherever a value has arrived
+        has_v = c['n_v'] > 0
+        assert has_v.sum() > 10
+        assert np.allclose(c['q'][has_v], c['w_v'][has_v] / c['n_v'][has_v], atol=1e-5)
+        assert search.best_move() == gtp('g5')[0]
+    finally:
+        search.close()
+
+
+def test_tiny_random_networks_drive_the_search():
+    from goengine import nets
+    torch.manual_seed(0)
+    policy = nets.NetworkEvaluator(nets.PolicyNet(filters=8, layers=3, board_size=9), threads=1)
+    value = nets.NetworkEvaluator(nets.ValueNet(filters=8, layers=3, board_size=9), threads=1)
+    player = MCTSPlayer(policy, value, config=SearchConfig(expand_threshold=3))
+    try:
+        game = atari_game()
+        move = player.genmove(game, BLACK, 1.0)
+        stats = player.search.stats()
+        assert player.search.tree.root_priors_final        # the SL priors replaced the placeholders
+        assert stats['policy_evals'] > 0 and stats['value_evals'] > 0
+        assert stats['value_backups'] > 0
+        assert game.board.is_legal(move, BLACK) and not game.board.is_eye(move, BLACK)
+        assert player.policy(game, BLACK).shape == (81,)
+        assert 0 <= player.value(game, BLACK) <= 1
+    finally:
+        player.close()
+
+
+def test_network_answers_are_turned_back_from_their_symmetry():
+    """A fake policy whose logits are its input's first plane: whichever of the
+    8 symmetries a position went through, the logits handed to the tree must
+    be in the board's own orientation."""
+    from goengine import features
+    from goengine.evaluator import NetworkThread
+
+    class FirstPlane:
+        board_size = 9
+
+        def logits(self, planes):
+            return planes[:, 0].reshape(len(planes), -1).astype(np.float32)
+
+    thread = NetworkThread(Tree(SearchConfig()), FirstPlane(), None, batch_size=4, seed=1)
+    try:
+        planes = np.random.default_rng(0).integers(0, 100, size=(48, 9, 9)).astype(np.uint8)
+        syms = np.arange(8)
+        turned = np.stack([features.apply_symmetry(planes, int(k)) for k in syms])
+        for row in thread._policy_logits(turned, syms):
+            assert np.array_equal(row, planes[0].reshape(-1))
+    finally:
+        thread.close()

@@ -1,0 +1,139 @@
+"""tools/match.py: short games between real engines, engines that crash, hang
+or cheat, the score parsing and the Wilson interval arithmetic."""
+
+import os
+import re
+import shlex
+import shutil
+import sys
+from pathlib import Path
+
+import pytest
+from sgfmill import sgf
+
+REPO = Path(__file__).resolve().parent.parent
+sys.path.insert(0, str(REPO / 'tools'))
+import match  # noqa: E402
+
+OURS = f'{shlex.quote(sys.executable)} {shlex.quote(str(REPO / "gtp_main.py"))} --weights none'
+GNUGO = shutil.which('gnugo') or ('/usr/games/gnugo' if os.path.exists('/usr/games/gnugo')
+                                   else None)
+LAST_LINE = re.compile(r'^wins (\d+) losses (\d+) draws (\d+) games (\d+) '
+                       r'win_rate [\d.]+% \(95% Wilson [\d.]+%-[\d.]+%\)$')
+
+# A minimal GTP engine that misbehaves at genmove: crash, hang or play A1 every time.
+FAKE_ENGINE = '''
+import sys, time
+mode = sys.argv[1]
+for line in sys.stdin:
+    words = line.split()
+    if not words:
+        continue
+    if words[0] == 'genmove':
+        if mode == 'crash':
+            sys.exit(3)
+        if mode == 'hang':
+            time.sleep(60)
+        print('= A1\\n', flush=True)
+    elif words[0] == 'quit':
+        print('=\\n', flush=True)
+        break
+    else:
+        print('= fake\\n' if words[0] == 'name' else '=\\n', flush=True)
+'''
+
+
+def run_match(capsys, out, *args):
+    assert match.main(['--out', str(out), '--size', '9', *args]) == 0
+    lines = capsys.readouterr().out.strip().splitlines()
+    return lines, LAST_LINE.match(lines[-1])
+
+
+def test_two_random_engines_alternate_colours_and_write_sgf(tmp_path, capsys):
+    lines, last = run_match(capsys, tmp_path, '--games', '2', '--max-moves', '12',
+                            '--ours', OURS, '--opponent', OURS, '--scorer', OURS)
+    assert last and last.group(4) == '2', lines[-1]
+    games = [line for line in lines if line.startswith('game ')]
+    assert games[0].startswith('game 1: B ours W opponent')
+    assert games[1].startswith('game 2: B opponent W ours')
+    assert all('move cap, adjudicated, 12 moves' in g and 'scorer' in g for g in games)
+    assert 'agree on the winner in 2 of 2' in lines[-2]
+    for number in (1, 2):
+        record = sgf.Sgf_game.from_bytes((tmp_path / f'game-{number:03d}.sgf').read_bytes())
+        root = record.get_root()
+        assert record.get_size() == 9 and root.get('KM') == 7.5
+        assert root.get('PB') == root.get('PW') == 'goengine'
+        assert re.match(r'^([BW]\+[\d.]+|0)$', root.get('RE'))
+        assert len(record.get_main_sequence()) == 13
+    assert (tmp_path / 'results.txt').read_text().strip().splitlines()[-1] == lines[-1]
+
+
+@pytest.mark.parametrize('mode, reason, result', [
+    ('crash', 'engine crash', 'B+F'),
+    ('hang', 'loss on time', 'B+T'),
+    ('illegal', 'illegal move', 'B+F'),
+])
+def test_a_failing_opponent_loses_the_game(tmp_path, capsys, mode, reason, result):
+    fake = tmp_path / 'fake_engine.py'
+    fake.write_text(FAKE_ENGINE)
+    opponent = f'{shlex.quote(sys.executable)} {shlex.quote(str(fake))} {mode}'
+    lines, last = run_match(capsys, tmp_path, '--games', '1', '--max-moves', '20', '--ours', OURS,
+                            '--opponent', opponent, '--opponent-timeout', '1', '--scorer', 'none')
+    assert last and last.group(1) == '1' and last.group(2) == '0', lines
+    game = next(line for line in lines if line.startswith('game 1'))
+    assert f'{result} ({reason}' in game and 'winner ours' in game
+    root = sgf.Sgf_game.from_bytes((tmp_path / 'game-001.sgf').read_bytes()).get_root()
+    assert root.get('RE') == result
+
+
+@pytest.mark.skipif(GNUGO is None, reason='GNU Go is not installed (apt-get install gnugo)')
+def test_against_gnugo_with_a_tiny_cap(tmp_path, capsys):
+    lines, last = run_match(capsys, tmp_path, '--games', '1', '--max-moves', '6', '--ours', OURS,
+                            '--opponent', f'{GNUGO} --mode gtp --level 1', '--scorer', 'none')
+    assert last and last.group(4) == '1', lines
+    record = sgf.Sgf_game.from_bytes((tmp_path / 'game-001.sgf').read_bytes())
+    assert record.get_root().get('PW') == 'GNU Go'
+    assert len(record.get_main_sequence()) == 7
+
+
+def test_parse_score():
+    assert match.parse_score('B+3.5') == 3.5
+    assert match.parse_score('W+12') == -12
+    assert match.parse_score('0') == 0
+    assert match.parse_score('W+R') is None
+    assert match.parse_score('') is None
+
+
+def test_time_per_move_is_added_once():
+    assert match.with_time_per_move('gtp_main.py', 2) == 'gtp_main.py --time-per-move 2'
+    assert match.with_time_per_move('x --time-per-move 3', 2) == 'x --time-per-move 3'
+
+
+def test_wilson_interval_known_values():
+    # Worked by hand from Wilson's closed form with z = 1.96.
+    low, high = match.wilson_interval(7, 10)
+    assert low == pytest.approx(0.3968, abs=1e-4) and high == pytest.approx(0.8922, abs=1e-4)
+    low, high = match.wilson_interval(0, 10)
+    assert low == 0 and high == pytest.approx(0.2775, abs=1e-4)
+    low, high = match.wilson_interval(50, 100)
+    assert (low, high) == pytest.approx((0.4038, 0.5962), abs=1e-4)
+
+
+def test_wilson_interval_properties():
+    assert match.wilson_interval(0, 0) == (0.0, 1.0)
+    for games in (1, 5, 37):
+        for wins in range(games + 1):
+            low, high = match.wilson_interval(wins, games)
+            assert 0 <= low <= wins / games <= high <= 1
+            mirror = match.wilson_interval(games - wins, games)
+            assert (low, high) == pytest.approx((1 - mirror[1], 1 - mirror[0]))
+    # More games, narrower interval at the same win rate.
+    few, many = match.wilson_interval(6, 10), match.wilson_interval(60, 100)
+    assert few[1] - few[0] > many[1] - many[0]
+
+
+def test_summary_counts_ours_from_either_colour():
+    r1 = match.GameResult(1, 'ours', 'opponent', match.BLACK, 'score', 'B+2.5', 100)
+    r2 = match.GameResult(2, 'opponent', 'ours', match.BLACK, 'resign', 'B+R', 80)
+    r3 = match.GameResult(3, 'ours', 'opponent', None, 'score', '0', 90)
+    assert match.summary([r1, r2, r3]).startswith('wins 1 losses 1 draws 1 games 3 win_rate 50.0%')

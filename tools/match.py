@@ -1,0 +1,386 @@
+#!/usr/bin/env python3
+"""Play goengine (gtp_main.py) against another GTP engine, GNU Go by default.
+
+    nice -n 10 .venv/bin/python tools/match.py --games 10 --size 9 --time-per-move 2
+
+Why a match runner of our own rather than gogui-twogtp: it needs nothing
+but Python, it treats a crash, a hang or an illegal move as a loss for that
+engine instead of stopping, and it scores every finished game twice: with
+our own rules (Tromp-Taylor area after dead-stone removal, goengine.scoring)
+and with a separate GNU Go process's `final_score` (Chinese rules, so also
+area scoring), printing whether the two agree. Our scoring decides the
+result; GNU Go's is the cross-check of our dead-stone heuristic.
+
+Every game gets fresh engine processes (a crash cannot leak into the next
+game), colours alternate (ours is Black in odd-numbered games), and each
+game is written as SGF with the engines' stderr logs beside it. Games end on
+two passes, a resignation or the move cap (then adjudicated by the same
+scoring). The last line is `wins W losses L draws D games N win_rate ...`
+with a 95% Wilson score interval.
+"""
+
+import argparse
+import datetime
+import math
+import shlex
+import statistics
+import sys
+import time
+from dataclasses import dataclass, field
+from pathlib import Path
+
+REPO = Path(__file__).resolve().parent.parent
+sys.path.insert(0, str(REPO))
+sys.path.insert(0, str(REPO / 'tools'))
+from goengine import BLACK, WHITE, IllegalMove, coords, scoring  # noqa: E402
+from goengine.game import GameState  # noqa: E402
+from gtp_client import EngineCrashed, EngineError, GtpFailure, GtpProcess  # noqa: E402
+
+GNUGO = '/usr/games/gnugo'
+DEFAULT_OPPONENT = f'{GNUGO} --mode gtp --level 10'
+DEFAULT_SCORER = f'{GNUGO} --mode gtp --chinese-rules'
+COLOR_LETTER = {BLACK: 'B', WHITE: 'W'}
+
+
+def default_ours():
+    return f'{shlex.quote(sys.executable)} {shlex.quote(str(REPO / "gtp_main.py"))} ' \
+           f'--weights weights/sl.pt'
+
+
+# -- statistics ---------------------------------------------------------------
+
+def wilson_interval(wins, games, z=1.96):
+    """Wilson score interval for a win rate (95% for z = 1.96).
+
+    Better than p +- z*sqrt(p(1-p)/n) for the few games a CPU match affords:
+    it stays inside [0, 1] and is not empty at 0 or n wins. `wins` may count
+    a draw as half a win.
+    """
+    if games <= 0:
+        return 0.0, 1.0
+    p = wins / games
+    z2 = z * z
+    denominator = 1 + z2 / games
+    centre = (p + z2 / (2 * games)) / denominator
+    half = z * math.sqrt(p * (1 - p) / games + z2 / (4 * games * games)) / denominator
+    return max(0.0, centre - half), min(1.0, centre + half)
+
+
+# -- clocks -------------------------------------------------------------------
+
+class MoveLimit:
+    """No game clock, only a limit per move: a slower answer loses on time.
+
+    The interface every controller clock has (see clock_game.CanadianClock):
+    commands to announce the settings and the time left, how long to wait
+    for a move, and whether a move's elapsed time was within the clock.
+    """
+
+    def __init__(self, seconds):
+        self.seconds = seconds
+
+    def setup_commands(self):
+        return []
+
+    def before_move(self, color):
+        return []
+
+    def available(self, color):
+        return self.seconds
+
+    def timeout(self, color):
+        return self.seconds
+
+    def charge(self, color, elapsed):
+        return elapsed <= self.seconds
+
+
+# -- one game -----------------------------------------------------------------
+
+@dataclass
+class Side:
+    """One engine of the match: 'ours' or 'opponent'."""
+    label: str
+    command: str
+    clock: object
+    proc: GtpProcess = None
+    name: str = ''
+    move_times: list = field(default_factory=list)
+
+
+@dataclass
+class GameResult:
+    number: int
+    black: str              # side labels
+    white: str
+    winner: object          # BLACK, WHITE or None (draw)
+    reason: str             # score, cap, resign, time, crash, illegal
+    result: str             # SGF RE value: B+3.5, W+R, B+T, W+F, 0
+    moves: int
+    our_score: float = None
+    scorer_score: float = None
+    note: str = ''
+    sgf: str = ''
+    our_times: list = field(default_factory=list)
+
+    def winner_label(self):
+        return None if self.winner is None else (self.black if self.winner == BLACK else self.white)
+
+
+class Forfeit(Exception):
+    """`color` loses the game without scoring (time, crash, illegal move)."""
+
+    def __init__(self, color, reason, message):
+        super().__init__(message)
+        self.color, self.reason = color, reason
+
+
+def ask(sides, color, command, timeout):
+    """One command to `color`'s engine; a process failure forfeits the game for it."""
+    side = sides[color]
+    try:
+        return side.proc.send(command, timeout)
+    except EngineCrashed as exc:
+        raise Forfeit(color, 'crash', str(exc)) from None
+    except EngineError as exc:   # EngineTimeout
+        raise Forfeit(color, 'time', str(exc)) from None
+    except GtpFailure as exc:
+        raise Forfeit(color, 'illegal', str(exc)) from None
+
+
+def start(sides, size, komi, log_prefix, startup_timeout):
+    for color, side in sides.items():
+        try:
+            side.proc = GtpProcess(side.command, side.label,
+                                   stderr_path=f'{log_prefix}-{side.label}.log', cwd=REPO)
+        except EngineCrashed as exc:
+            raise Forfeit(color, 'crash', str(exc)) from None
+        side.name = ask(sides, color, 'name', startup_timeout) or side.label
+        for command in [f'boardsize {size}', 'clear_board', f'komi {komi}',
+                        *side.clock.setup_commands()]:
+            ask(sides, color, command, startup_timeout)
+
+
+def play_moves(game, sides, max_moves, on_move=None):
+    """Alternate genmove/play until two passes, a resignation or the cap.
+
+    Returns (reason, resigned colour or None). Our own GameState referees:
+    a move it rejects (positional superko included) forfeits the game.
+    """
+    while True:
+        if game.is_over():
+            return 'score', None
+        if game.move_number >= max_moves:
+            return 'cap', None
+        color = game.to_move
+        other = WHITE if color == BLACK else BLACK
+        side = sides[color]
+        for command in side.clock.before_move(color):
+            ask(sides, color, command, 10)
+        t0 = time.monotonic()
+        reply = ask(sides, color, f'genmove {COLOR_LETTER[color]}', side.clock.timeout(color))
+        elapsed = time.monotonic() - t0
+        side.move_times.append(elapsed)
+        if not side.clock.charge(color, elapsed):
+            left = side.clock.available(color)
+            raise Forfeit(color, 'time', f'{side.label}: move {game.move_number + 1} took '
+                                         f'{elapsed:.2f} s with {left:.2f} s on the clock')
+        if reply.lower() == 'resign':
+            return 'resign', color
+        try:
+            move = coords.from_gtp(reply.lower(), game.size)
+            game.play(color, move)
+        except (ValueError, IllegalMove) as exc:
+            raise Forfeit(color, 'illegal', f'{side.label} played {reply!r}: {exc}') from None
+        ask(sides, other, f'play {COLOR_LETTER[color]} {reply}', 30)
+        if on_move:
+            on_move(game, color, elapsed, side)
+
+
+def parse_score(text):
+    """GTP final_score text ('B+3.5', 'W+R', '0') -> Black's margin, None if not a number."""
+    text = text.strip().upper()
+    if text in ('0', 'JIGO', 'DRAW'):
+        return 0.0
+    try:
+        margin = float(text[2:])
+    except ValueError:
+        return None
+    return margin if text.startswith('B+') else -margin if text.startswith('W+') else None
+
+
+def scorer_score(game, command, log_path, timeout=300):
+    """A separate scorer engine's final_score for the game (replayed move by move)."""
+    with GtpProcess(command, 'scorer', stderr_path=log_path, cwd=REPO) as scorer:
+        for cmd in [f'boardsize {game.size}', 'clear_board', f'komi {game.komi}']:
+            scorer.send(cmd, 30)
+        for color, move in game.moves:
+            scorer.send(f'play {COLOR_LETTER[color]} {coords.to_gtp(move, game.size)}', 30)
+        return parse_score(scorer.send('final_score', timeout))
+
+
+def play_game(number, ours, opponent, ours_black, size, komi, max_moves, out_dir,
+              scorer=None, startup_timeout=120, on_move=None):
+    """Play one game in fresh processes, score it, write its SGF; a GameResult."""
+    sides = {BLACK: ours, WHITE: opponent} if ours_black else {BLACK: opponent, WHITE: ours}
+    for side in sides.values():
+        side.proc, side.move_times = None, []
+    game = GameState(size, komi)
+    prefix = Path(out_dir) / f'game-{number:03d}'
+    result = GameResult(number, sides[BLACK].label, sides[WHITE].label, None, '', '', 0)
+    failed = None
+    try:
+        start(sides, size, komi, prefix, startup_timeout)
+        result.reason, resigned = play_moves(game, sides, max_moves, on_move)
+        if resigned:
+            result.winner = WHITE if resigned == BLACK else BLACK
+            result.result = f'{COLOR_LETTER[result.winner]}+R'
+    except Forfeit as exc:
+        failed = exc.color
+        result.reason, result.note = exc.reason, str(exc)
+        result.winner = WHITE if exc.color == BLACK else BLACK
+        result.result = f'{COLOR_LETTER[result.winner]}+{"T" if exc.reason == "time" else "F"}'
+    finally:
+        for color, side in sides.items():
+            if side.proc is not None:
+                side.proc.kill() if color == failed else side.proc.close()
+    result.moves = game.move_number
+    result.our_times = list(ours.move_times)
+    if result.reason in ('score', 'cap'):
+        score_game(game, result, scorer, f'{prefix}-scorer.log')
+    result.sgf = write_sgf(game, result, sides, f'{prefix}.sgf')
+    return result
+
+
+def score_game(game, result, scorer, log_path):
+    """Our area score decides; the scorer engine's is recorded beside it."""
+    result.our_score = scoring.final_score(game.board)
+    result.winner = scoring.winner(result.our_score)
+    result.result = scoring.format_score(result.our_score)
+    if scorer:
+        try:
+            result.scorer_score = scorer_score(game, scorer, log_path)
+        except (EngineError, GtpFailure) as exc:
+            result.note = f'scorer failed: {exc}'
+
+
+def write_sgf(game, result, sides, path):
+    from sgfmill import sgf
+    from goengine.gtp import game_to_sgf
+    record = sgf.Sgf_game.from_bytes(game_to_sgf(game))
+    root = record.get_root()
+    root.set('PB', sides[BLACK].name or sides[BLACK].label)
+    root.set('PW', sides[WHITE].name or sides[WHITE].label)
+    root.set('RE', result.result or 'Void')
+    root.set('DT', datetime.date.today().isoformat())
+    root.set('GN', f'match game {result.number}')
+    root.set('C', describe(result))
+    Path(path).write_bytes(record.serialise())
+    return str(path)
+
+
+# -- reporting ------------------------------------------------------------------
+
+def describe(r):
+    """The per-game line (also the SGF root comment)."""
+    how = {'score': 'two passes', 'cap': 'move cap, adjudicated', 'resign': 'resignation',
+           'time': 'loss on time', 'crash': 'engine crash', 'illegal': 'illegal move/refusal'}
+    parts = [f'game {r.number}: B {r.black} W {r.white}: {r.result or "Void"} '
+             f'({how.get(r.reason, r.reason)}, {r.moves} moves), '
+             f'winner {r.winner_label() or "none (draw)"}']
+    if r.our_score is not None:
+        scores = f'score ours {scoring.format_score(r.our_score)}'
+        if r.scorer_score is not None:
+            agree = scoring.winner(r.our_score) == scoring.winner(r.scorer_score)
+            scores += f' scorer {scoring.format_score(r.scorer_score)} ' \
+                      f'{"agree" if agree else "DISAGREE"}'
+        parts.append(scores)
+    if r.our_times:
+        parts.append(f'our time/move mean {statistics.fmean(r.our_times):.3f} s '
+                     f'max {max(r.our_times):.3f} s')
+    if r.note:
+        parts.append(r.note)
+    return '; '.join(parts)
+
+
+def summary(results):
+    """The last line: wins, losses, draws and the win rate with its 95% interval."""
+    wins = sum(r.winner_label() == 'ours' for r in results)
+    draws = sum(r.winner is None and r.result == '0' for r in results)
+    games = len(results)
+    losses = games - wins - draws
+    low, high = wilson_interval(wins + 0.5 * draws, games)
+    rate = (wins + 0.5 * draws) / games if games else 0.0
+    return (f'wins {wins} losses {losses} draws {draws} games {games} '
+            f'win_rate {100 * rate:.1f}% (95% Wilson {100 * low:.1f}%-{100 * high:.1f}%)')
+
+
+def agreement(results):
+    both = [r for r in results if r.our_score is not None and r.scorer_score is not None]
+    same = sum(scoring.winner(r.our_score) == scoring.winner(r.scorer_score) for r in both)
+    return f'scoring: ours and the scorer agree on the winner in {same} of {len(both)} scored games'
+
+
+def with_time_per_move(command, seconds):
+    """Our command line with --time-per-move, unless it already has one."""
+    if seconds is None or '--time-per-move' in shlex.split(command):
+        return command
+    return f'{command} --time-per-move {seconds:g}'
+
+
+def build_parser():
+    p = argparse.ArgumentParser(description=__doc__.split('\n\n')[0],
+                                formatter_class=argparse.RawDescriptionHelpFormatter)
+    p.add_argument('--games', type=int, default=10)
+    p.add_argument('--size', type=int, default=19)
+    p.add_argument('--komi', type=float, default=7.5)
+    p.add_argument('--ours', default=None,
+                   help='our engine command line (default: this python gtp_main.py --weights '
+                        'weights/sl.pt); e.g. "... gtp_main.py --weights none"')
+    p.add_argument('--opponent', default=DEFAULT_OPPONENT, help='default: %(default)s')
+    p.add_argument('--scorer', default=DEFAULT_SCORER,
+                   help='engine whose final_score cross-checks ours; "none" to skip '
+                        '(default: %(default)s)')
+    p.add_argument('--time-per-move', type=float, default=5.0,
+                   help='seconds per move for our engine, passed as --time-per-move')
+    p.add_argument('--grace', type=float, default=5.0,
+                   help='seconds over its time per move before our engine loses on time')
+    p.add_argument('--opponent-timeout', type=float, default=120.0,
+                   help='seconds per move before the opponent loses on time')
+    p.add_argument('--startup-timeout', type=float, default=120.0)
+    p.add_argument('--max-moves', type=int, default=None,
+                   help='move cap, then adjudicate by score (default: 2 * size^2)')
+    p.add_argument('--out', default=None, help='folder for SGF files and engine logs '
+                                               '(default: runs/match-<date-time>)')
+    return p
+
+
+def main(argv=None):
+    args = build_parser().parse_args(argv)
+    out = Path(args.out or REPO / 'runs' / f'match-{datetime.datetime.now():%Y%m%d-%H%M%S}')
+    out.mkdir(parents=True, exist_ok=True)
+    ours_cmd = with_time_per_move(args.ours or default_ours(), args.time_per_move)
+    ours = Side('ours', ours_cmd, MoveLimit(args.time_per_move + args.grace))
+    opponent = Side('opponent', args.opponent, MoveLimit(args.opponent_timeout))
+    scorer = None if args.scorer.lower() == 'none' else args.scorer
+    max_moves = args.max_moves or 2 * args.size * args.size
+    print(f'ours: {ours_cmd}\nopponent: {args.opponent}\nscorer: {scorer}\n'
+          f'{args.games} games {args.size}x{args.size} komi {args.komi:g}, cap {max_moves} moves, '
+          f'output {out}', flush=True)
+    results = []
+    with open(out / 'results.txt', 'a') as log:
+        for number in range(1, args.games + 1):
+            r = play_game(number, ours, opponent, number % 2 == 1, args.size, args.komi,
+                          max_moves, out, scorer, args.startup_timeout)
+            results.append(r)
+            line = describe(r)
+            print(line, flush=True)
+            log.write(line + '\n')
+        for line in (agreement(results), summary(results)):
+            print(line, flush=True)
+            log.write(line + '\n')
+    return 0
+
+
+if __name__ == '__main__':
+    sys.exit(main())

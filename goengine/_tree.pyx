@@ -85,6 +85,12 @@ ctypedef struct Request:
     BoardState state
 
 
+ctypedef struct Ring:
+    # a FIFO of requests for one network
+    Request* slots
+    int cap, head, len
+
+
 ctypedef struct Timing:
     # per-thread profile, merged into the tree under the lock
     double wait              # waiting for the lock (and copying the root)
@@ -180,10 +186,10 @@ cdef class Tree:
     cdef const void* rollout_model
     cdef object rollout          # keeps the rollout policy object alive
 
-    # the queue to the network thread (ring buffer) and a staging area for it
-    cdef Request* queue
+    # one queue per network (REQ_POLICY, REQ_VALUE) and a staging area for the taker
+    cdef Ring queues[2]
     cdef Request* staging
-    cdef int q_cap, q_head, q_len
+    cdef int staging_cap
     cdef int pending_policy, pending_value
 
     cdef pthread_mutex_t lock
@@ -205,10 +211,14 @@ cdef class Tree:
         self.nodes = <Node*>malloc(self.capacity * sizeof(Node))
         self.max_pending_policy = int(config.max_pending_policy)
         self.max_pending_value = int(config.max_pending_value)
-        self.q_cap = self.max_pending_policy + self.max_pending_value + 2
-        self.queue = <Request*>malloc(self.q_cap * sizeof(Request))
-        self.staging = <Request*>malloc(self.q_cap * sizeof(Request))
-        if self.nodes == NULL or self.queue == NULL or self.staging == NULL:
+        self.queues[REQ_POLICY].cap = max(1, self.max_pending_policy)
+        self.queues[REQ_VALUE].cap = max(1, self.max_pending_value)
+        self.staging_cap = self.queues[REQ_POLICY].cap + self.queues[REQ_VALUE].cap
+        self.queues[REQ_POLICY].slots = <Request*>malloc(self.queues[REQ_POLICY].cap * sizeof(Request))
+        self.queues[REQ_VALUE].slots = <Request*>malloc(self.queues[REQ_VALUE].cap * sizeof(Request))
+        self.staging = <Request*>malloc(self.staging_cap * sizeof(Request))
+        if (self.nodes == NULL or self.queues[0].slots == NULL or self.queues[1].slots == NULL
+                or self.staging == NULL):
             raise MemoryError()
         pthread_mutex_init(&self.lock, NULL)
         pthread_cond_init(&self.wake, NULL)
@@ -227,7 +237,8 @@ cdef class Tree:
 
     def __dealloc__(self):
         free(self.nodes)
-        free(self.queue)
+        free(self.queues[0].slots)
+        free(self.queues[1].slots)
         free(self.staging)
         pthread_cond_destroy(&self.wake)
         pthread_mutex_destroy(&self.lock)
@@ -251,8 +262,8 @@ cdef class Tree:
     cdef void new_generation(self) noexcept nogil:
         """The tree was rebuilt: every queued request is stale."""
         self.generation += 1
-        self.q_head = 0
-        self.q_len = 0
+        self.queues[0].head = self.queues[0].len = 0
+        self.queues[1].head = self.queues[1].len = 0
         self.pending_policy = 0
         self.pending_value = 0
 
@@ -337,15 +348,16 @@ cdef class Tree:
         return True
 
     cdef bint enqueue(self, int kind, int node, const BoardState* b) noexcept nogil:
+        cdef Ring* q = &self.queues[kind]
         cdef Request* r
-        if self.q_len == self.q_cap:
+        if q.len == q.cap:
             return False
-        r = &self.queue[(self.q_head + self.q_len) % self.q_cap]
+        r = &q.slots[(q.head + q.len) % q.cap]
         r.kind = kind
         r.node = node
         r.generation = self.generation
         copy_state(&r.state, b)
-        self.q_len += 1
+        q.len += 1
         if kind == REQ_POLICY:
             self.pending_policy += 1
             self.nodes[node].flags |= PRIORS_PENDING
@@ -609,9 +621,12 @@ cdef class Tree:
 
     def take_requests(self, boards, double timeout):
         """Wait up to `timeout` seconds for queued positions and move up to
-        len(boards) of them into `boards` (goengine.Board objects, overwritten).
+        len(boards) of them into `boards` (goengine.Board objects, overwritten),
+        policy requests first: the SL priors shape the tree, so on a CPU they
+        are worth more than one more value sample.
         Returns (kinds, nodes, generations) as lists; empty lists on timeout."""
-        cdef int n, i, max_n = min(len(boards), self.q_cap)
+        cdef int n = 0, i, kind, max_n = min(len(boards), self.staging_cap)
+        cdef Ring* q
         cdef timespec deadline
         cdef double until
         clock_gettime(CLOCK_REALTIME, &deadline)
@@ -620,16 +635,18 @@ cdef class Tree:
         deadline.tv_nsec = <long>((until - deadline.tv_sec) * 1e9)
         with nogil:
             pthread_mutex_lock(&self.lock)
-            if self.q_len == 0:
+            if self.queues[0].len == 0 and self.queues[1].len == 0:
                 pthread_cond_timedwait(&self.wake, &self.lock, &deadline)
-            n = self.q_len if self.q_len < max_n else max_n
-            for i in range(n):
-                self.staging[i].kind = self.queue[self.q_head].kind
-                self.staging[i].node = self.queue[self.q_head].node
-                self.staging[i].generation = self.queue[self.q_head].generation
-                copy_state(&self.staging[i].state, &self.queue[self.q_head].state)
-                self.q_head = (self.q_head + 1) % self.q_cap
-            self.q_len -= n
+            for kind in range(2):            # REQ_POLICY = 0 first, then REQ_VALUE
+                q = &self.queues[kind]
+                while q.len > 0 and n < max_n:
+                    self.staging[n].kind = q.slots[q.head].kind
+                    self.staging[n].node = q.slots[q.head].node
+                    self.staging[n].generation = q.slots[q.head].generation
+                    copy_state(&self.staging[n].state, &q.slots[q.head].state)
+                    q.head = (q.head + 1) % q.cap
+                    q.len -= 1
+                    n += 1
             pthread_mutex_unlock(&self.lock)
         kinds, nodes, gens = [], [], []
         for i in range(n):

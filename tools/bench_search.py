@@ -1,0 +1,153 @@
+#!/usr/bin/env python3
+"""How fast is the search, and where does its time go?
+
+For every thread split asked for (simulation threads x torch threads) the
+search runs on one position for a few seconds and prints:
+
+* simulations/s and rollouts/s;
+* network evaluations/s (policy and value) and the mean batch;
+* the simulation threads' time split (lock wait, selection+expansion,
+  rollout, backup), from timers inside goengine._tree;
+* the network thread's time split (planes, policy net, value net, handing
+  answers back, idle).
+
+Networks are random-initialised at the given size unless weight files are
+given (the speed is the same). Run it niced while training uses the cores:
+
+    nice -n 10 .venv/bin/python tools/bench_search.py --seconds 5
+    nice -n 10 .venv/bin/python tools/bench_search.py --size 9 --filters 8 --layers 3 --splits 1x1,2x1
+    nice -n 10 .venv/bin/python tools/bench_search.py --no-networks --splits 1x1,2x1
+"""
+
+import argparse
+import os
+import random
+import sys
+import time
+
+sys.path.insert(0, os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
+
+from goengine import BLACK, PASS  # noqa: E402
+from goengine.config import SearchConfig  # noqa: E402
+from goengine.game import GameState  # noqa: E402
+from goengine.player import sensible_mask  # noqa: E402
+from goengine.search import Search  # noqa: E402
+
+
+def middle_game(size, moves, seed):
+    """A position after `moves` random sensible moves (more typical than an empty board)."""
+    rng = random.Random(seed)
+    game = GameState(size, 7.5)
+    color = BLACK
+    for _ in range(moves):
+        mask = sensible_mask(game.board, color)
+        choices = [m for m in range(size * size) if mask[m]]
+        game.play(color, rng.choice(choices) if choices else PASS)
+        color = 3 - color
+    return game, color
+
+
+def networks(args):
+    if args.no_networks:
+        return None, None
+    import torch
+    from goengine import nets
+    torch.manual_seed(0)
+    if args.weights:
+        policy = nets.load_network(args.weights, kind='policy')
+    else:
+        policy = nets.PolicyNet(filters=args.filters, layers=args.layers, board_size=args.size)
+    if args.value_weights:
+        value = nets.load_network(args.value_weights, kind='value')
+    else:
+        value = nets.ValueNet(filters=args.filters, layers=args.layers, board_size=args.size)
+    return (nets.NetworkEvaluator(policy, use_bf16=not args.fp32, threads=0),
+            nets.NetworkEvaluator(value, use_bf16=not args.fp32, threads=0))
+
+
+def share(part, whole):
+    return f'{100 * part / whole:5.1f}%' if whole > 0 else '   - '
+
+
+def bench(split, game, color, policy, value, args):
+    sim_threads, net_threads = split
+    if policy is not None:
+        import torch
+        torch.set_num_threads(net_threads)
+    config = SearchConfig(sim_threads=sim_threads, net_threads=net_threads,
+                          mixing=args.mixing, expand_threshold=args.expand_threshold,
+                          batch_size=args.batch)
+    search = Search(policy, value, config=config)
+    try:
+        search.set_position(game, color)
+        search.run(0.5)                          # warm-up (torch, caches)
+        search.tree.reset_stats()
+        if search.networks:
+            search.networks.reset_stats()
+        start = time.perf_counter()
+        search.run(args.seconds)
+        wall = time.perf_counter() - start
+        s = search.stats()
+    finally:
+        search.close()
+    thread_time = s['time_wait'] + s['time_select'] + s['time_rollout'] + s['time_backup']
+    print(f'\n== {sim_threads} simulation thread(s), {net_threads} torch thread(s), '
+          f'{wall:.1f}s ==')
+    print(f'simulations/s {s["sims"] / wall:9.0f}    rollouts/s {s["rollouts"] / wall:9.0f}'
+          f'    tree nodes {s["nodes"]}')
+    print(f'  simulation threads: lock wait {share(s["time_wait"], thread_time)}  '
+          f'select+expand {share(s["time_select"], thread_time)}  '
+          f'rollout {share(s["time_rollout"], thread_time)}  '
+          f'backup {share(s["time_backup"], thread_time)}  '
+          f'(per simulation {1e6 * thread_time / max(1, s["sims"]):.0f} us)')
+    print(f'  expansions {s["expansions"]}, deferred (policy queue full) '
+          f'{s["deferred_expansions"]}, value requests skipped (queue full) '
+          f'{s["skipped_values"]}, value backups {s["value_backups"]}')
+    if 'batches' in s:
+        evals = s['policy_evals'] + s['value_evals']
+        idle = max(0.0, wall - s['time_busy'])
+        print(f'network evals/s {evals / wall:7.1f}    policy {s["policy_evals"] / wall:7.1f}'
+              f'    value {s["value_evals"] / wall:7.1f}    mean batch '
+              f'{evals / max(1, s["batches"]):.1f}')
+        print(f'  network thread: planes {share(s["time_features"], wall)}  '
+              f'policy net {share(s["time_policy"], wall)}  value net {share(s["time_value"], wall)}  '
+              f'apply {share(s["time_apply"], wall)}  idle {share(idle, wall)}')
+    return s, wall
+
+
+def main(argv=None):
+    p = argparse.ArgumentParser(description=__doc__.split('\n')[0])
+    p.add_argument('--size', type=int, default=19)
+    p.add_argument('--moves', type=int, default=40, help='random moves before the test position')
+    p.add_argument('--seconds', type=float, default=5.0)
+    p.add_argument('--splits', default='1x1,2x1,2x2',
+                   help='simulation threads x torch threads, comma separated')
+    p.add_argument('--filters', type=int, default=192)
+    p.add_argument('--layers', type=int, default=13)
+    p.add_argument('--weights')
+    p.add_argument('--value-weights')
+    p.add_argument('--no-networks', action='store_true', help='rollouts and tree priors only')
+    p.add_argument('--fp32', action='store_true', help='no bf16 autocast')
+    p.add_argument('--mixing', type=float, default=0.5)
+    p.add_argument('--expand-threshold', type=int, default=40)
+    p.add_argument('--batch', type=int, default=16)
+    args = p.parse_args(argv)
+
+    splits = [tuple(int(x) for x in s.split('x')) for s in args.splits.split(',')]
+    game, color = middle_game(args.size, args.moves, seed=1)
+    policy, value = networks(args)
+    net = 'none' if policy is None else f'k={args.filters}, {args.layers} layers, ' \
+        f'{"fp32" if args.fp32 else "bf16"}'
+    print(f'bench_search: {args.size}x{args.size} after {args.moves} random moves, '
+          f'networks {net}, lambda {args.mixing}, n_thr {args.expand_threshold}, '
+          f'{os.cpu_count()} CPUs, load average {os.getloadavg()[0]:.2f}')
+    results = [(split, bench(split, game, color, policy, value, args)) for split in splits]
+    print('\nsummary:')
+    for (sims, nets_), (s, wall) in results:
+        evals = s.get('policy_evals', 0) + s.get('value_evals', 0)
+        print(f'  {sims} sim x {nets_} torch: {s["sims"] / wall:8.0f} simulations/s, '
+              f'{evals / wall:6.1f} network evals/s')
+
+
+if __name__ == '__main__':
+    main()

@@ -329,17 +329,20 @@ class MCTSPlayer(Player):
         self.search.close()
 
 
-def load_player(weights=None, value_weights=None, rollout_weights=None, threads=None,
-                resign_threshold=0.10, log=None, config=None):
-    """The full search for gtp_main: SL policy + value network + rollouts.
+def load_player(weights=None, value_weights=None, threads=None, resign_threshold=0.10,
+                log=None, rollout_weights=None, config=None):
+    """The full search for gtp_main (same leading arguments as player.load_player).
 
-    weights / value_weights: network files (None: go without that network;
-    with neither the search runs on rollouts alone). threads: torch threads
-    for the network thread (default config.net_threads). Raises
-    goengine.nets.NetworkLoadError for a missing or corrupt file.
+    weights / value_weights: SL policy and value network files (None: go
+    without that network; with neither the search runs on rollouts alone).
+    threads: torch threads for the network thread (default
+    config.net_threads). Raises goengine.nets.NetworkLoadError for a missing
+    or corrupt file.
     """
     config = config or SearchConfig()
     log = log or (lambda msg: print(msg, file=sys.stderr, flush=True))
+    if weights is not None and str(weights).lower() == 'none':
+        weights = None
     policy_eval = value_eval = None
     if weights or value_weights:
         from goengine import nets   # torch is slow to import; only when needed

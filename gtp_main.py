@@ -15,11 +15,10 @@ DEFAULT_WEIGHTS = os.path.join('weights', 'sl.pt')
 DESCRIPTION = """\
 Run goengine as a GTP version 2 engine on stdin/stdout.
 
-Until the APV-MCTS search lands, moves come from the SL policy network
-(greedy: its most probable legal move that does not fill an own eye); the
-value network, if given, supplies win rates for analysis and resigning.
---weights none plays random sensible moves instead (no network needed:
-for testing GUIs and the protocol)."""
+Moves come from the APV-MCTS search (goengine.search): the SL policy
+network's priors, the value network (if given) and fast rollouts, mixed as in
+AlphaGo. --weights none plays random sensible moves instead (no network
+needed: for testing GUIs and the protocol)."""
 
 EPILOG = """\
 time: with time settings from the controller (time_settings,
@@ -127,7 +126,7 @@ def main(argv=None):
         log('goengine: --margin must be >= 0')
         return 2
 
-    from goengine import gtp, player
+    from goengine import gtp, player, search
     from goengine.timecontrol import TimeManager
 
     weights = args.weights
@@ -136,13 +135,15 @@ def main(argv=None):
     if args.rollout_weights and not check_rollout(resolve(args.rollout_weights)):
         return 2
     try:
-        engine_player = player.load_player(weights, resolve(args.value_weights), args.threads,
-                                           args.resign_threshold, log=log)
+        load = player.load_player if str(weights).lower() == 'none' else search.load_player
+        engine_player = load(weights, resolve(args.value_weights), args.threads,
+                             args.resign_threshold, log=log)
     except Exception as exc:   # NetworkLoadError, or torch failing on a strange file
         log(f'goengine: error: cannot load network: {exc}')
         log('goengine: pass --weights FILE, or --weights none for a random test player')
         return 2
     engine_player.max_playouts = args.playouts or None
+    engine_player.verbose = args.verbose
     if args.verbose:
         log(f'goengine: player {engine_player.name}, weights {weights}')
 

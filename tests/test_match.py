@@ -137,3 +137,42 @@ def test_summary_counts_ours_from_either_colour():
     r2 = match.GameResult(2, 'opponent', 'ours', match.BLACK, 'resign', 'B+R', 80)
     r3 = match.GameResult(3, 'ours', 'opponent', None, 'score', '0', 90)
     assert match.summary([r1, r2, r3]).startswith('wins 1 losses 1 draws 1 games 3 win_rate 50.0%')
+
+
+# -- tools/clock_game.py ------------------------------------------------------------
+
+def test_canadian_clock_main_time_then_blocks():
+    import clock_game
+    clock = clock_game.CanadianClock(10, 6, 2)
+    assert clock.setup_commands() == ['time_settings 10 6 2']
+    assert clock.before_move(match.BLACK) == ['time_left b 10 0']
+    assert clock.available(match.BLACK) == 16
+    assert clock.charge(match.BLACK, 12)            # main time gone, 2 s into the first block
+    assert clock.before_move(match.BLACK) == ['time_left b 4 1']
+    assert clock.charge(match.BLACK, 1.5)           # block done: a fresh one
+    assert clock.before_move(match.BLACK) == ['time_left b 6 2']
+    assert clock.before_move(match.WHITE) == ['time_left w 10 0']   # clocks are per colour
+    assert not clock.charge(match.BLACK, 6.5)       # the flag falls
+    assert [round(e, 1) for _, e, _ in clock.moves] == [12, 1.5, 6.5]
+
+
+def test_canadian_clock_without_main_time_is_a_deadline_per_move():
+    import clock_game
+    clock = clock_game.CanadianClock(0, 5, 1)
+    for _ in range(3):
+        assert clock.before_move(match.WHITE) == ['time_left w 5 1']
+        assert clock.available(match.WHITE) == 5
+        assert clock.charge(match.WHITE, 4.9)
+    assert not clock.charge(match.WHITE, 5.1)
+
+
+def test_clock_game_between_random_engines(tmp_path, capsys):
+    import clock_game
+    code = clock_game.main(['--size', '9', '--ours', OURS, '--opponent', OURS, '--scorer', 'none',
+                            '--min-moves', '10', '--max-moves', '30', '--rss-every', '5',
+                            '--out', str(tmp_path)])
+    lines = capsys.readouterr().out.strip().splitlines()
+    assert code == 0, lines
+    assert lines[-1].startswith('clock game PASS: 30 moves')
+    assert re.search(r'0 over; lost on time: no', lines[-3])
+    assert re.match(r'RSS MiB first [\d.]+ last [\d.]+ max [\d.]+', lines[-2])

@@ -10,6 +10,7 @@ replays exactly; that is what a training checkpoint stores.
 
 import math
 import queue
+import signal
 import time
 from multiprocessing import get_context
 
@@ -155,6 +156,7 @@ def measure_rate(stream):
 
 def _worker_main(store_path, maker, kwargs, position, out):
     from goengine.dataset import GameStore
+    signal.signal(signal.SIGINT, signal.SIG_IGN)  # Ctrl-C is for the trainer, which stops us
     stream = BatchStream(GameStore.load(store_path), maker, **kwargs)
     for item in stream.batches(position):
         out.put(item)

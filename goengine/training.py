@@ -47,10 +47,15 @@ class Task:
         raise NotImplementedError
 
 
+class HelpFormatter(argparse.ArgumentDefaultsHelpFormatter, argparse.RawDescriptionHelpFormatter):
+    """--help shows defaults and keeps the tool docstring's command lines as written."""
+
+
 def add_arguments(parser, lr, batch_size, positions_per_game, run_dir):
     """The flags both trainers share; each tool passes its own defaults."""
-    parser.formatter_class = argparse.ArgumentDefaultsHelpFormatter
-    parser.epilog = SPLIT_HELP
+    parser.formatter_class = HelpFormatter
+    parser.epilog = (SPLIT_HELP + " With --resume, flags left at their default keep the "
+                     "run's saved values. log.csv: wallclock is seconds of training so far.")
     a = parser.add_argument
     a("--run-dir", default=run_dir, help="checkpoint, log.csv, plot.png and train.log go here")
     a("--resume", action="store_true", help="continue from RUN_DIR/checkpoint.pt")

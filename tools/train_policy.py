@@ -35,7 +35,7 @@ class PolicyTask(training.Task):
 
 
 def parse_args(argv=None):
-    parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
+    parser = argparse.ArgumentParser(description=__doc__)
     training.add_arguments(parser, lr=0.05, batch_size=64, positions_per_game=8,
                            run_dir="runs/policy")
     return training.parse_args(parser, argv)

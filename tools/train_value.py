@@ -55,7 +55,7 @@ class ValueTask(training.Task):
 
 
 def parse_args(argv=None):
-    parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
+    parser = argparse.ArgumentParser(description=__doc__)
     training.add_arguments(parser, lr=0.01, batch_size=64, positions_per_game=1,
                            run_dir="runs/value")
     parser.add_argument("--init-from-policy", metavar="CHECKPOINT",

@@ -31,7 +31,8 @@ setup(
     packages=find_packages(include=["goengine", "goengine.*"]),
     package_data={"goengine": ["*.pxd", "*.pyx"]},
     ext_modules=cythonize(
-        [extension("_board"), extension("_features"), extension("_tree")],
+        [extension("_board"), extension("_features"), extension("_tree"),
+         extension("_patterns"), extension("_rollout")],
         compiler_directives=DIRECTIVES,
     ),
     python_requires=">=3.10",

@@ -1,0 +1,134 @@
+"""Figures for the rollout policy (not pass/fail): speed, accuracy, sanity.
+
+* rollouts per second from the empty 19x19 board, one thread and two
+* microseconds per rollout move (selection + play + pattern updates), and
+  per whole-board tree_priors / rollout_priors call
+* held-out move-prediction accuracy of the rollout and tree policies
+* sanity: rollouts from the final positions of held-out games decided by
+  points agree with the recorded winner how often (chance: 50%)
+
+    nice -n 10 .venv/bin/python tools/bench_rollout.py [--weights weights/rollout.weights]
+"""
+
+import argparse
+import os
+import sys
+import threading
+import time
+
+sys.path.insert(0, os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
+
+from goengine import BLACK, WHITE, Board                                # noqa: E402
+from goengine.rollout import DEFAULT_PATH, RolloutPolicy                # noqa: E402
+from goengine.sgffile import new_board, read_games, SgfError            # noqa: E402
+from tools.train_rollout import DATA_DIR, HOLDOUT, evaluate, holdout_games   # noqa: E402
+
+
+def rollout_speed(policy, seconds, threads=1):
+    """(rollouts per second over all threads, mean moves per rollout)."""
+    board = Board(19)
+    lengths = [len(policy.rollout_moves(board, seed)[1]) for seed in range(20)]
+    done = [0] * threads
+
+    def worker(i):
+        end = time.perf_counter() + seconds
+        while time.perf_counter() < end:
+            policy.rollouts(board, 20, seed=1000 * i + done[i])
+            done[i] += 20
+
+    start = time.perf_counter()
+    pool = [threading.Thread(target=worker, args=(i,)) for i in range(threads)]
+    for t in pool:
+        t.start()
+    for t in pool:
+        t.join()
+    return sum(done) / (time.perf_counter() - start), sum(lengths) / len(lengths)
+
+
+def priors_speed(policy, games):
+    boards = []
+    for game in games[:5]:
+        board = new_board(game)
+        for color, move in game.moves[:150]:
+            board.play(move, color)
+            if board.move_number % 30 == 0:
+                boards.append(board.copy())
+    timings = {}
+    for name in ("tree_priors", "rollout_priors"):
+        call = getattr(policy, name)
+        start = time.perf_counter()
+        for _ in range(20):
+            for board in boards:
+                call(board)
+        timings[name] = (time.perf_counter() - start) / (20 * len(boards)) * 1e6
+    return timings
+
+
+def points_margin(result):
+    """The margin of a result like "B+3.5", or None for resignations etc."""
+    try:
+        return float(result.strip()[2:])
+    except ValueError:
+        return None
+
+
+def final_position_agreement(policy, games, rollouts):
+    """(agreeing, games): majority of rollouts from the final position vs the recorded winner."""
+    agree = total = 0
+    for game in games:
+        if game.winner is None or points_margin(game.result) is None:
+            continue
+        try:
+            board = new_board(game)
+            for color, move in game.moves:
+                board.play(move, color)
+        except (SgfError, ValueError):
+            continue
+        if game.moves:
+            board.to_move = BLACK + WHITE - game.moves[-1][0]
+        wins = policy.rollouts(board, rollouts, seed=total)
+        black_wins = (wins * 2 > rollouts) == (board.to_move == BLACK)
+        agree += black_wins == (game.winner == BLACK)
+        total += 1
+    return agree, total
+
+
+def main():
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    parser.add_argument("--weights", default=DEFAULT_PATH)
+    parser.add_argument("--data", default=DATA_DIR)
+    parser.add_argument("--seconds", type=float, default=5.0)
+    parser.add_argument("--eval-games", type=int, default=100)
+    parser.add_argument("--final-games", type=int, default=1500,
+                        help="held-out games scanned for results by points")
+    parser.add_argument("--final-rollouts", type=int, default=32)
+    args = parser.parse_args()
+
+    policy = RolloutPolicy.load(args.weights)
+    uniform = RolloutPolicy.uniform()
+    print(f"weights: {policy!r}")
+    for name, model in (("rollout policy", policy), ("uniform random", uniform)):
+        rate, length = rollout_speed(model, args.seconds)
+        print(f"{name}: {rate:.0f} rollouts/s (1 thread) from the empty 19x19 board, "
+              f"{length:.0f} moves each, {1e6 / (rate * length):.2f} us per move")
+    rate, _ = rollout_speed(policy, args.seconds, threads=2)
+    print(f"rollout policy: {rate:.0f} rollouts/s with 2 threads")
+
+    games = holdout_games(args.data, args.eval_games)
+    for name, us in priors_speed(policy, games).items():
+        print(f"{name}: {us:.0f} us per 19x19 position")
+    rollout_top1, tree_top1, n = evaluate(policy, games)
+    print(f"held-out accuracy ({HOLDOUT}, {len(games)} games, {n} moves): "
+          f"rollout policy top1={rollout_top1:.4f}, tree policy top1={tree_top1:.4f}")
+
+    final_games = [g for g in read_games(os.path.join(args.data, HOLDOUT),
+                                         limit=args.final_games) if g.size == 19]
+    for name, model in (("rollout policy", policy), ("uniform random", uniform)):
+        agree, total = final_position_agreement(model, final_games, args.final_rollouts)
+        print(f"{name}: final positions of {total} games won by points: majority of "
+              f"{args.final_rollouts} rollouts names the recorded winner in "
+              f"{agree / max(1, total):.1%}")
+
+
+if __name__ == "__main__":
+    main()

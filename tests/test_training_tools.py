@@ -132,6 +132,8 @@ def test_policy_training_resumes_exactly_exports_and_evaluates(data, tmp_path, c
         assert torch.equal(a["model"][key], b["model"][key]), key
 
     run_dir = tmp_path / "split"
+    resumed = tool("train_policy").parse_args([f"--run-dir={run_dir}", "--resume", "--lr=0.01"])
+    assert (resumed.filters, resumed.batch_size, resumed.data_dir, resumed.lr) == (8, 16, str(data), 0.01)
     with open(run_dir / "log.csv") as f:
         rows = list(csv.DictReader(f))
     assert [int(r["positions_seen"]) for r in rows] == [32, 64]

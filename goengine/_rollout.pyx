@@ -498,15 +498,16 @@ cdef void _restore_local(Sampler* s) noexcept nogil:
     s.num_saved = 0
 
 
-cdef void _override(Sampler* s, int c, int p, float w) noexcept nogil:
-    """Give p weight w for this move only."""
+cdef bint _override(Sampler* s, int c, int p, float w) noexcept nogil:
+    """Give p weight w for this move only (False if the undo list is full)."""
     if s.num_saved == MAX_LOCAL:
-        return
+        return False
     s.saved_color = c
     s.saved_point[s.num_saved] = p
     s.saved_weight[s.num_saved] = s.weight[c][p]
     s.num_saved += 1
     _set_weight(s, c, p, w)
+    return True
 
 
 cdef void _weigh_local(Sampler* s, const Context* ctx, int p) noexcept nogil:
@@ -595,8 +596,9 @@ cdef int _choose_move(Sampler* s, uint64_t* rng) noexcept nogil:
     while True:
         p = _sample(s, c, rng)
         if p != PASS_POINT and p == b.ko and c == b.ko_color:
-            _override(s, c, p, 0.0)     # the ko is forbidden for this move only
-            continue
+            if _override(s, c, p, 0.0):     # the ko is forbidden for this move only
+                continue
+            return PASS_POINT
         return p
 
 

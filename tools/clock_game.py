@@ -97,7 +97,7 @@ class CanadianClock:
 
 
 class RssSampler:
-    """Samples our engine's resident memory every `every` of our moves."""
+    """Samples our engine's resident memory every `every` of our moves (and shows progress)."""
 
     def __init__(self, every):
         self.every = every
@@ -112,6 +112,8 @@ class RssSampler:
             rss = side.proc.rss_mb()
             if rss is not None:
                 self.samples.append((self.our_moves, rss))
+                print(f'  move {game.move_number}: our move {self.our_moves} took {elapsed:.3f} s, '
+                      f'RSS {rss:.1f} MiB', flush=True)
 
     def report(self):
         if not self.samples:

@@ -223,7 +223,7 @@ def test_two_threads_roll_out_without_the_gil(policy):
     # Both threads were inside their C call at once, and Python kept running meanwhile.
     assert end > start
     inside = [t for t in ticks if start < t < end]
-    assert len(inside) > 100
+    assert len(inside) > 20
 
 
 # -- weights file --------------------------------------------------------------

@@ -25,16 +25,21 @@ from tools.train_rollout import DATA_DIR, HOLDOUT, evaluate, holdout_games   # n
 
 
 def rollout_speed(policy, seconds, threads=1):
-    """(rollouts per second over all threads, mean moves per rollout)."""
+    """(rollouts per wall second over all threads, rollouts per CPU second of
+    one thread, mean moves per rollout).  CPU time is what a rollout costs;
+    wall time also shows how busy the machine is."""
     board = Board(19)
     lengths = [len(policy.rollout_moves(board, seed)[1]) for seed in range(20)]
     done = [0] * threads
+    cpu = [0.0] * threads
 
     def worker(i):
         end = time.perf_counter() + seconds
+        start_cpu = time.thread_time()
         while time.perf_counter() < end:
             policy.rollouts(board, 20, seed=1000 * i + done[i])
             done[i] += 20
+        cpu[i] = time.thread_time() - start_cpu
 
     start = time.perf_counter()
     pool = [threading.Thread(target=worker, args=(i,)) for i in range(threads)]
@@ -42,7 +47,8 @@ def rollout_speed(policy, seconds, threads=1):
         t.start()
     for t in pool:
         t.join()
-    return sum(done) / (time.perf_counter() - start), sum(lengths) / len(lengths)
+    wall = time.perf_counter() - start
+    return sum(done) / wall, sum(done) / sum(cpu), sum(lengths) / len(lengths)
 
 
 def priors_speed(policy, games):
@@ -56,11 +62,11 @@ def priors_speed(policy, games):
     timings = {}
     for name in ("tree_priors", "rollout_priors"):
         call = getattr(policy, name)
-        start = time.perf_counter()
+        start = time.process_time()
         for _ in range(20):
             for board in boards:
                 call(board)
-        timings[name] = (time.perf_counter() - start) / (20 * len(boards)) * 1e6
+        timings[name] = (time.process_time() - start) / (20 * len(boards)) * 1e6
     return timings
 
 
@@ -107,16 +113,20 @@ def main():
     policy = RolloutPolicy.load(args.weights)
     uniform = RolloutPolicy.uniform()
     print(f"weights: {policy!r}")
+    print(f"machine load average {os.getloadavg()[0]:.1f} on {os.cpu_count()} CPUs "
+          f"(wall-clock rates suffer when it exceeds the CPUs)")
     for name, model in (("rollout policy", policy), ("uniform random", uniform)):
-        rate, length = rollout_speed(model, args.seconds)
-        print(f"{name}: {rate:.0f} rollouts/s (1 thread) from the empty 19x19 board, "
-              f"{length:.0f} moves each, {1e6 / (rate * length):.2f} us per move")
-    rate, _ = rollout_speed(policy, args.seconds, threads=2)
-    print(f"rollout policy: {rate:.0f} rollouts/s with 2 threads")
+        wall, cpu, length = rollout_speed(model, args.seconds)
+        print(f"{name}: {cpu:.0f} rollouts per CPU second of one thread from the empty 19x19 "
+              f"board ({wall:.0f}/s wall), {length:.0f} moves each, "
+              f"{1e6 / (cpu * length):.2f} us per move (selection + play + pattern updates)")
+    wall, cpu, _ = rollout_speed(policy, args.seconds, threads=2)
+    print(f"rollout policy, 2 threads: {wall:.0f} rollouts/s wall, {cpu:.0f} per CPU second "
+          f"of each thread")
 
     games = holdout_games(args.data, args.eval_games)
     for name, us in priors_speed(policy, games).items():
-        print(f"{name}: {us:.0f} us per 19x19 position")
+        print(f"{name}: {us:.0f} us CPU per 19x19 position")
     rollout_top1, tree_top1, n = evaluate(policy, games)
     print(f"held-out accuracy ({HOLDOUT}, {len(games)} games, {n} moves): "
           f"rollout policy top1={rollout_top1:.4f}, tree policy top1={tree_top1:.4f}")

@@ -29,8 +29,9 @@ import numpy as np
 
 from goengine._board cimport (
     Board, BoardState, EMPTY, MAX_POINTS, PASS_POINT, area_counts, board_clear, copy_state,
-    is_legal, is_true_eye, play_move, point_of, random_playout,
+    is_legal, is_true_eye, play_move, point_of,
 )
+from goengine._rollout cimport RolloutModel, RolloutPolicy, rollout_result, tree_priors
 
 cdef extern from "<pthread.h>" nogil:
     ctypedef struct pthread_mutex_t:
@@ -126,30 +127,6 @@ cdef inline int result_for(const BoardState* b, double komi, int color) noexcept
 
 
 # ---------------------------------------------------------------------------
-# Rollout policy hooks.
-#
-# STUB, FOR TESTS ONLY until goengine._rollout lands (docs/API.md, "rollout
-# contract"): a uniform random playout (the board's light playout: no eye
-# filling, no ko retaking) and uniform placeholder priors. When _rollout is in
-# git, these two functions become calls to rollout_result() and tree_priors().
-# ---------------------------------------------------------------------------
-
-cdef int rollout_result_hook(const void* model, BoardState* b, double komi,
-                             uint64_t* rng) noexcept nogil:
-    """+1 if the player to move at the start wins the playout, else -1 (or 0: tie)."""
-    cdef int color = b.to_move
-    random_playout(b, rng, 3 * b.size * b.size + 50)
-    return result_for(b, komi, color)
-
-
-cdef void tree_priors_hook(const void* model, const BoardState* b, float* priors) noexcept nogil:
-    """Placeholder priors over the size*size points (uniform here)."""
-    cdef int i
-    for i in range(b.size * b.size):
-        priors[i] = 1.0
-
-
-# ---------------------------------------------------------------------------
 # Q and the PUCT score
 # ---------------------------------------------------------------------------
 
@@ -165,10 +142,11 @@ cdef inline double node_q(const Node* n, double mixing) noexcept nogil:
 
 
 cdef class Tree:
-    """A search tree in a fixed-size node pool, plus its request queue.
+    """A search tree in a fixed-size node pool, plus its request queues.
 
-    Built from a goengine.config.SearchConfig. `rollout` is reserved for the
-    rollout policy object (goengine.rollout.RolloutPolicy) once it exists.
+    Built from a goengine.config.SearchConfig and a rollout policy
+    (goengine.rollout.RolloutPolicy; None: RolloutPolicy.uniform(), uniformly
+    random sensible rollouts and uniform placeholder priors).
     """
 
     cdef Node* nodes
@@ -183,8 +161,8 @@ cdef class Tree:
     cdef double c_puct, mixing, temperature, pass_prior
     cdef int n_vl, n_thr, max_pending_policy, max_pending_value
     cdef bint use_policy, use_value
-    cdef const void* rollout_model
-    cdef object rollout          # keeps the rollout policy object alive
+    cdef const RolloutModel* rollout_model
+    cdef RolloutPolicy rollout   # owns rollout_model (read-only, shared by all threads)
 
     # one queue per network (REQ_POLICY, REQ_VALUE) and a staging area for the taker
     cdef Ring queues[2]
@@ -228,8 +206,8 @@ cdef class Tree:
         self.pass_prior = config.pass_prior
         self.n_vl = config.virtual_loss
         self.n_thr = config.expand_threshold
-        self.rollout = rollout
-        self.rollout_model = NULL
+        self.rollout = rollout if rollout is not None else RolloutPolicy.uniform()
+        self.rollout_model = self.rollout.model
         self.komi = 7.5
         self.sim_limit = -1
         board_clear(&self.root_state, 19)
@@ -323,7 +301,7 @@ cdef class Tree:
         if first + b.num_empty + 1 > self.capacity:
             self.full_events += 1
             return False
-        tree_priors_hook(self.rollout_model, b, self.prior_buf)
+        tree_priors(self.rollout_model, b, self.prior_buf)
         for row in range(b.size):
             for col in range(b.size):
                 p = point_of(b, row, col)
@@ -485,7 +463,7 @@ cdef class Tree:
         pthread_mutex_unlock(&self.lock)
         t2 = now()
         if not terminal:
-            z = rollout_result_hook(self.rollout_model, b, self.komi, rng)
+            z = rollout_result(self.rollout_model, b, self.komi, rng)
         t3 = now()
         pthread_mutex_lock(&self.lock)
         self.backup_rollout(leaf, -z)     # z is for the player to move at the leaf

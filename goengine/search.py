@@ -26,6 +26,7 @@ everywhere; children never fill their own true eyes.
 
 import itertools
 import math
+import os
 import sys
 import threading
 import time
@@ -42,8 +43,8 @@ class Search:
 
     policy_eval / value_eval: goengine.nets.NetworkEvaluator or None (a
     network only serves boards of its own size; without networks the search
-    runs on rollouts and tree-policy priors alone). rollout: the rollout
-    policy object (reserved until goengine._rollout lands).
+    runs on rollouts and tree-policy priors alone). rollout: a
+    goengine.rollout.RolloutPolicy (None: uniform random rollouts).
     """
 
     def __init__(self, policy_eval=None, value_eval=None, rollout=None, config=None):
@@ -335,6 +336,7 @@ def load_player(weights=None, value_weights=None, threads=None, resign_threshold
 
     weights / value_weights: SL policy and value network files (None: go
     without that network; with neither the search runs on rollouts alone).
+    rollout_weights: see load_rollout.
     threads: torch threads for the network thread (default
     config.net_threads). Raises goengine.nets.NetworkLoadError for a missing
     or corrupt file.
@@ -353,9 +355,18 @@ def load_player(weights=None, value_weights=None, threads=None, resign_threshold
         if value_weights:
             value_eval = nets.NetworkEvaluator(nets.load_network(value_weights, kind='value'),
                                                threads=net_threads)
-    rollout = None
-    if rollout_weights:
-        log('goengine: note: the search uses uniform random rollouts until the rollout '
-            'policy module lands; --rollout-weights ignored')
-    return MCTSPlayer(policy_eval, value_eval, rollout, config,
+    return MCTSPlayer(policy_eval, value_eval, load_rollout(rollout_weights, log), config,
                       resign_threshold=resign_threshold, log=log)
+
+
+def load_rollout(path=None, log=None):
+    """The rollout + tree policy: `path`, else weights/rollout.weights if it
+    exists, else uniform random rollouts. Raises RolloutLoadError for a bad file."""
+    from goengine.rollout import DEFAULT_PATH, RolloutPolicy
+    if path is None and os.path.isfile(DEFAULT_PATH):
+        path = DEFAULT_PATH
+    if path is None:
+        if log:
+            log('goengine: no rollout weights: uniform random rollouts and tree priors')
+        return RolloutPolicy.uniform()
+    return RolloutPolicy.load(path)

@@ -62,8 +62,8 @@ def build_parser():
                    help='value network file: win rates for analysis and resigning '
                         '(without it the engine never resigns)')
     p.add_argument('--rollout-weights', metavar='FILE',
-                   help='fast rollout policy file, for the coming APV-MCTS search '
-                        '(checked to exist, not used yet)')
+                   help='rollout and tree policy file for the search (default: '
+                        'weights/rollout.weights if present, else uniform random rollouts)')
     p.add_argument('--threads', type=nonnegative_int, default=None, metavar='N',
                    help='CPU threads for network inference (default: all available cores)')
     p.add_argument('--playouts', '--visits', dest='playouts', type=nonnegative_int,
@@ -110,7 +110,6 @@ def check_rollout(path):
         except Exception as exc:
             log(f'goengine: error: cannot load rollout policy: {exc}')
             return False
-    log('goengine: note: --rollout-weights is not used until the APV-MCTS search exists')
     return True
 
 
@@ -135,9 +134,14 @@ def main(argv=None):
     if args.rollout_weights and not check_rollout(resolve(args.rollout_weights)):
         return 2
     try:
-        load = player.load_player if str(weights).lower() == 'none' else search.load_player
-        engine_player = load(weights, resolve(args.value_weights), args.threads,
-                             args.resign_threshold, log=log)
+        if str(weights).lower() == 'none':
+            engine_player = player.load_player(weights, resolve(args.value_weights),
+                                               args.threads, args.resign_threshold, log=log)
+        else:
+            rollout = resolve(args.rollout_weights) if args.rollout_weights else None
+            engine_player = search.load_player(weights, resolve(args.value_weights), args.threads,
+                                               args.resign_threshold, log=log,
+                                               rollout_weights=rollout)
     except Exception as exc:   # NetworkLoadError, or torch failing on a strange file
         log(f'goengine: error: cannot load network: {exc}')
         log('goengine: pass --weights FILE, or --weights none for a random test player')

@@ -188,10 +188,31 @@ cdef int _merge(BoardState* b, int h1, int h2) noexcept nogil:
     return big
 
 
+cdef inline bint _contains(const int* pts, int n, int q) noexcept nogil:
+    cdef int i
+    for i in range(n):
+        if pts[i] == q:
+            return True
+    return False
+
+
+cdef inline int _neighbour_chains(const BoardState* b, int p, int colors, int* heads) noexcept nogil:
+    """The distinct chains next to p whose colour is in the bit mask
+    `colors` (BLACK, WHITE or BLACK | WHITE); returns how many."""
+    cdef int k, n, count = 0
+    cdef int d[4]
+    d[0] = p - b.stride; d[1] = p - 1; d[2] = p + 1; d[3] = p + b.stride
+    for k in range(4):
+        n = d[k]
+        if b.color[n] != BORDER and (b.color[n] & colors) and not _contains(heads, count, b.head[n]):
+            heads[count] = b.head[n]
+            count += 1
+    return count
+
+
 cdef int _remove_chain(BoardState* b, int h) noexcept nogil:
     """Capture chain h: its points become liberties of the chains around it."""
-    cdef int c = b.color[h], s = h, nxt, k, j, n, hn, count = 0, seen
-    cdef int d[4]
+    cdef int c = b.color[h], s = h, nxt, j, count = 0, num_heads
     cdef int heads[4]
     while True:
         nxt = b.next_stone[s]
@@ -201,21 +222,9 @@ cdef int _remove_chain(BoardState* b, int h) noexcept nogil:
         b.hash ^= zobrist[c][s]
         _give_empty(b, s)
         count += 1
-        d[0] = s - b.stride; d[1] = s - 1; d[2] = s + 1; d[3] = s + b.stride
-        seen = 0
-        for k in range(4):
-            n = d[k]
-            if b.color[n] == BLACK or b.color[n] == WHITE:
-                if b.color[n] == c:
-                    continue            # a stone of the chain not yet removed
-                hn = b.head[n]
-                for j in range(seen):
-                    if heads[j] == hn:
-                        break
-                else:
-                    heads[seen] = hn
-                    seen += 1
-                    b.libs[hn] += 1
+        num_heads = _neighbour_chains(b, s, 3 - c, heads)
+        for j in range(num_heads):
+            b.libs[heads[j]] += 1
         s = nxt
         if s == h:
             break
@@ -224,41 +233,29 @@ cdef int _remove_chain(BoardState* b, int h) noexcept nogil:
 
 cdef void place_setup_stone(BoardState* b, int p, int c) noexcept nogil:
     """Put a stone down without the move machinery (handicap, SGF AB/AW)."""
-    cdef int k, j, n, hn, seen = 0, own = 0
-    cdef int d[4]
+    cdef int j, hn, num_heads
     cdef int heads[4]
+    num_heads = _neighbour_chains(b, p, BLACK | WHITE, heads)
+    for j in range(num_heads):
+        b.libs[heads[j]] -= 1                 # p was a liberty of each
     b.color[p] = c
     b.head[p] = p
     b.next_stone[p] = p
     b.num_stones[p] = 1
+    b.libs[p] = ((b.color[p - b.stride] == EMPTY) + (b.color[p - 1] == EMPTY) +
+                 (b.color[p + 1] == EMPTY) + (b.color[p + b.stride] == EMPTY))
     b.hash ^= zobrist[c][p]
     _take_empty(b, p)
-    d[0] = p - b.stride; d[1] = p - 1; d[2] = p + 1; d[3] = p + b.stride
-    for k in range(4):
-        n = d[k]
-        if b.color[n] == EMPTY:
-            own += 1
-        elif b.color[n] == BLACK or b.color[n] == WHITE:
-            hn = b.head[n]
-            for j in range(seen):
-                if heads[j] == hn:
-                    break
-            else:
-                heads[seen] = hn
-                seen += 1
-                b.libs[hn] -= 1
-    b.libs[p] = own
     hn = p
-    for j in range(seen):
+    for j in range(num_heads):
         if b.color[heads[j]] == c:
             hn = _merge(b, hn, heads[j])
 
 
 cdef int play_move(BoardState* b, int p, int c) noexcept nogil:
     """Play a legal move (the caller checked); returns the stones captured."""
-    cdef int k, j, n, hn, seen = 0, captured = 0, last_captured = NO_POINT, opp = 3 - c
+    cdef int k, n, hn, captured = 0, last_captured = NO_POINT, opp = 3 - c
     cdef int d[4]
-    cdef int heads[4]
     b.move_number += 1
     b.last_move2 = b.last_move
     b.last_move = p
@@ -292,26 +289,17 @@ cdef int play_move(BoardState* b, int p, int c) noexcept nogil:
 cdef uint64_t hash_after(const BoardState* b, int p, int c) noexcept nogil:
     """The position hash a legal move would produce, without playing it."""
     cdef uint64_t h = b.hash ^ zobrist[c][p]
-    cdef int k, j, n, hn, s, seen = 0
-    cdef int d[4]
+    cdef int j, s, num_heads
     cdef int heads[4]
-    d[0] = p - b.stride; d[1] = p - 1; d[2] = p + 1; d[3] = p + b.stride
-    for k in range(4):
-        n = d[k]
-        if b.color[n] == 3 - c and b.libs[b.head[n]] == 1:
-            hn = b.head[n]
-            for j in range(seen):
-                if heads[j] == hn:
+    num_heads = _neighbour_chains(b, p, 3 - c, heads)
+    for j in range(num_heads):
+        if b.libs[heads[j]] == 1:
+            s = heads[j]
+            while True:
+                h ^= zobrist[3 - c][s]
+                s = b.next_stone[s]
+                if s == heads[j]:
                     break
-            else:
-                heads[seen] = hn
-                seen += 1
-                s = hn
-                while True:
-                    h ^= zobrist[3 - c][s]
-                    s = b.next_stone[s]
-                    if s == hn:
-                        break
     return h
 
 
@@ -348,14 +336,6 @@ cdef bint is_true_eye(const BoardState* b, int p, int c) noexcept nogil:
     if edge:
         return bad == 0
     return bad < 2
-
-
-cdef inline bint _contains(const int* pts, int n, int q) noexcept nogil:
-    cdef int i
-    for i in range(n):
-        if pts[i] == q:
-            return True
-    return False
 
 
 cdef inline int _add_point(int* pts, int n, int q) noexcept nogil:

@@ -16,26 +16,24 @@ from goengine._features import (  # noqa: F401  (re-exported plane indices)
 NUM_SYMMETRIES = 8
 
 
+def _batch(boards, num_planes, fill):
+    if not boards:
+        raise ValueError("a batch needs at least one board")
+    size = boards[0].size
+    out = np.zeros((len(boards), num_planes, size, size), dtype=np.uint8)
+    for i, board in enumerate(boards):
+        fill(board, out[i])
+    return out
+
+
 def policy_planes_batch(boards):
     """(N, 48, size, size) uint8 planes for a list of boards of one size."""
-    if not boards:
-        raise ValueError("policy_planes_batch needs at least one board")
-    size = boards[0].size
-    out = np.zeros((len(boards), NUM_POLICY_PLANES, size, size), dtype=np.uint8)
-    for i, board in enumerate(boards):
-        policy_planes(board, out[i])
-    return out
+    return _batch(boards, NUM_POLICY_PLANES, policy_planes)
 
 
 def value_planes_batch(boards):
     """(N, 49, size, size) uint8 planes for a list of boards of one size."""
-    if not boards:
-        raise ValueError("value_planes_batch needs at least one board")
-    size = boards[0].size
-    out = np.zeros((len(boards), NUM_VALUE_PLANES, size, size), dtype=np.uint8)
-    for i, board in enumerate(boards):
-        value_planes(board, out[i])
-    return out
+    return _batch(boards, NUM_VALUE_PLANES, value_planes)
 
 
 def apply_symmetry(planes, k):

@@ -813,6 +813,39 @@ cdef class RolloutPolicy:
         free(record)
         return _score(&st, board.komi, player), moves
 
+    def _sampler_weights(self, Board board, int moves, seed=None):
+        """(the rollout sampler's normalised weights for the player to move,
+        after it played `moves` moves from board; those moves).  The weights
+        are kept incrementally, so they must equal rollout_priors of the
+        position reached: a test hook."""
+        cdef BoardState st
+        cdef uint64_t rng = _seed(seed)
+        cdef Sampler* s = <Sampler*>malloc(sizeof(Sampler))
+        cdef int i, p, c
+        if s == NULL:
+            raise MemoryError()
+        copy_state(&st, &board.st)
+        sampler_init(s, self.model, &st)
+        played = []
+        for i in range(moves):
+            if st.passes >= 2:
+                break
+            p = _choose_move(s, &rng)
+            played.append(-1 if p == PASS_POINT else _move_index(&st, p))
+            pb_play(&s.pb, p, st.to_move)
+        c = st.to_move
+        _restore_local(s)
+        _apply_changes(s)
+        _apply_local(s, c)
+        out = np.zeros(st.size * st.size, dtype=np.float64)
+        for i in range(st.num_empty):
+            p = st.empty_list[i]
+            if not (p == st.ko and c == st.ko_color):
+                out[_move_index(&st, p)] = s.weight[c][p]
+        free(s)
+        total = out.sum()
+        return (out / total if total > 0 else out), played
+
     # -- priors ------------------------------------------------------------
 
     def tree_priors(self, Board board):

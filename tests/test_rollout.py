@@ -200,6 +200,22 @@ def test_rollout_is_reproducible_and_leaves_the_board_alone(policy):
     assert 0 <= policy.rollouts(board, 10, seed=1) <= 10
 
 
+@pytest.mark.parametrize("which", ["shipped", "random"])
+def test_sampler_weights_match_priors_from_scratch(games, policy, which):
+    """The weights a rollout keeps incrementally, after captures and all,
+    are the rollout policy recomputed from scratch on the same position."""
+    model = policy if which == "shipped" else random_policy(8)
+    for start in (Board(9), Board(19), position_after(games[4], 120)):
+        for moves in (0, 1, 7, 60, 150):
+            weights, played = model._sampler_weights(start, moves, seed=moves)
+            board = start.copy()
+            board.superko = False
+            for move in played:
+                board.play(move)
+            expected = model.rollout_priors(board)
+            assert np.allclose(weights, expected, rtol=1e-4, atol=1e-7), (moves, which)
+
+
 def test_two_threads_roll_out_without_the_gil(policy):
     board = Board(19)
     spans, counts = [], []

@@ -678,6 +678,26 @@ cdef class Tree:
                 self.set_priors(node, &lg[i, 0])
             pthread_mutex_unlock(&self.lock)
 
+    def drop_requests(self, int kind, nodes, generations):
+        """Give up on requests the network thread could not serve (an error):
+        the nodes are free to ask again and the queue caps are not eaten up."""
+        cdef int i, node, n = len(nodes)
+        cdef int32_t[::1] nd = np.ascontiguousarray(nodes, dtype=np.int32)
+        cdef uint32_t[::1] gen = np.ascontiguousarray(generations, dtype=np.uint32)
+        cdef uint8_t flag = PRIORS_PENDING if kind == REQ_POLICY else VALUE_PENDING
+        with nogil:
+            pthread_mutex_lock(&self.lock)
+            for i in range(n):
+                if gen[i] != self.generation:
+                    continue
+                node = nd[i]
+                self.nodes[node].flags &= ~flag
+                if kind == REQ_POLICY:
+                    self.pending_policy -= 1
+                else:
+                    self.pending_value -= 1
+            pthread_mutex_unlock(&self.lock)
+
     cdef void set_priors(self, int node, const float* logits) noexcept nogil:
         cdef Node* c
         cdef int i, first = self.nodes[node].first_child, k = self.nodes[node].num_children

@@ -75,11 +75,7 @@ class NetworkThread:
             if not kinds:
                 continue
             start = time.perf_counter()
-            try:
-                self._serve(np.array(kinds), np.array(nodes), np.array(gens))
-            except Exception as exc:   # keep searching with rollouts; report once
-                if self.error is None:
-                    self.error = exc
+            self._serve(np.array(kinds), np.array(nodes), np.array(gens))
             self.stats['batches'] += 1
             self.stats['time_busy'] += time.perf_counter() - start
 
@@ -88,27 +84,36 @@ class NetworkThread:
             chosen = np.flatnonzero(kinds == kind)
             if len(chosen) == 0:
                 continue
-            t0 = time.perf_counter()
-            syms = self.rng.integers(8, size=len(chosen))
-            planes = np.stack([
-                features.apply_symmetry(self._planes(kind, self.boards[i]), int(k))
-                for i, k in zip(chosen, syms)])
-            t1 = time.perf_counter()
-            if kind == REQUEST_POLICY:
-                out = self._policy_logits(planes, syms)
-            else:
-                out = np.asarray(self.value_eval.value(planes), dtype=np.float32).reshape(-1)
-            t2 = time.perf_counter()
-            if kind == REQUEST_POLICY:
-                self.tree.apply_priors(nodes[chosen], gens[chosen], out)
-            else:
-                self.tree.apply_values(nodes[chosen], gens[chosen], out)
-            t3 = time.perf_counter()
-            name = 'policy' if kind == REQUEST_POLICY else 'value'
-            self.stats[f'{name}_evals'] += len(chosen)
-            self.stats[f'time_{name}'] += t2 - t1
-            self.stats['time_features'] += t1 - t0
-            self.stats['time_apply'] += t3 - t2
+            try:
+                self._evaluate(kind, chosen, nodes, gens)
+            except Exception as exc:   # the search goes on with rollouts; Search reports it
+                self.tree.drop_requests(kind, nodes[chosen], gens[chosen])
+                if self.error is None:
+                    self.error = exc
+
+    def _evaluate(self, kind, chosen, nodes, gens):
+        """One network call for the requests `chosen` of one kind, each in a random symmetry."""
+        t0 = time.perf_counter()
+        syms = self.rng.integers(8, size=len(chosen))
+        planes = np.stack([
+            features.apply_symmetry(self._planes(kind, self.boards[i]), int(k))
+            for i, k in zip(chosen, syms)])
+        t1 = time.perf_counter()
+        if kind == REQUEST_POLICY:
+            out = self._policy_logits(planes, syms)
+        else:
+            out = np.asarray(self.value_eval.value(planes), dtype=np.float32).reshape(-1)
+        t2 = time.perf_counter()
+        if kind == REQUEST_POLICY:
+            self.tree.apply_priors(nodes[chosen], gens[chosen], out)
+        else:
+            self.tree.apply_values(nodes[chosen], gens[chosen], out)
+        t3 = time.perf_counter()
+        name = 'policy' if kind == REQUEST_POLICY else 'value'
+        self.stats[f'{name}_evals'] += len(chosen)
+        self.stats[f'time_{name}'] += t2 - t1
+        self.stats['time_features'] += t1 - t0
+        self.stats['time_apply'] += t3 - t2
 
     @staticmethod
     def _planes(kind, board):

@@ -267,6 +267,7 @@ class MCTSPlayer(Player):
         self.max_playouts = None
         self.pondering = False
         self.verbose = False
+        self._error_reported = False
 
     def genmove(self, game, color, budget, cleanup=False, report=None, interval=1.0):
         start = time.monotonic()
@@ -279,6 +280,7 @@ class MCTSPlayer(Player):
         seconds = max(0.01, budget - (time.monotonic() - start))
         self.search.run(seconds, self.max_playouts or None, report=report, interval=interval)
         self._note(game, reused, time.monotonic() - start)
+        self._report_network_error()
         if self._should_resign(game):
             return RESIGN
         return self.search.best_move()
@@ -301,6 +303,13 @@ class MCTSPlayer(Player):
                  f'{s.root_visits()} root visits{" (tree reused)" if reused else ""}, '
                  f'win rate {rate if rate is None else round(rate, 3)}, '
                  f'{s.tree.node_count} nodes')
+
+    def _report_network_error(self):
+        networks = self.search.networks
+        if networks is not None and networks.error is not None and not self._error_reported:
+            self._error_reported = True
+            self.log(f'goengine: network evaluation failed, searching on without it: '
+                     f'{type(networks.error).__name__}: {networks.error}')
 
     def analyze(self, game, color, report, interrupt, interval=1.0):
         self.search.set_position(game, color)

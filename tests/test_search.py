@@ -11,6 +11,7 @@ from goengine import BLACK, PASS, WHITE, Board, coords
 from goengine._tree import Tree
 from goengine.config import SearchConfig
 from goengine.game import GameState
+from goengine.player import RESIGN
 from goengine.search import MCTSPlayer, Search
 
 
@@ -148,11 +149,10 @@ def test_tree_reuse_keeps_the_subtree():
     assert list(now['move']) == list(grandchildren['move'])
     assert list(now['n_r']) == list(grandchildren['n_r'])
     assert search.tree.node_count < kept['n_r'].sum() * 100   # the rest was dropped
-    # a move the tree never saw: a fresh root
-    game.play(WHITE, PASS)
-    game.play(BLACK, PASS)
-    game.undo()
-    assert search.set_position(game, BLACK) in (True, False)
+    # Another game (or colour) is a fresh root.
+    assert not search.set_position(GameState(9, 7.5), BLACK)
+    assert search.root_visits() == 0
+    assert not search.set_position(game, BLACK)      # same moves, the other colour to move
 
 
 def test_memory_cap_is_respected():
@@ -174,6 +174,20 @@ def test_search_returns_within_its_budget():
         assert elapsed < budget + 0.1, elapsed
         assert game.board.is_legal(move, BLACK)
     player.close()
+
+
+def test_resigns_only_when_hopeless_and_past_the_opening():
+    game = GameState(5, 100.5)          # komi no board can beat
+    for color, move in zip([BLACK, WHITE] * 3, gtp('a1', 'e5', 'a2', 'e4', 'a3', 'e3', size=5)):
+        game.play(color, move)
+    player = MCTSPlayer(config=SearchConfig(mixing=1.0))
+    assert player.resign_threshold == pytest.approx(0.1)      # Q < -0.8
+    assert player.genmove(game, BLACK, 0.3) == RESIGN
+    assert player.search.best_q() < -0.8
+    quiet = MCTSPlayer(config=SearchConfig(mixing=1.0), resign_threshold=0)
+    assert quiet.genmove(game, BLACK, 0.2) != RESIGN
+    early = GameState(5, 100.5)
+    assert player.genmove(early, BLACK, 0.2) != RESIGN      # never in the opening
 
 
 def test_never_illegal_never_own_eye():
@@ -288,3 +302,25 @@ def test_network_answers_are_turned_back_from_their_symmetry():
             assert np.array_equal(row, planes[0].reshape(-1))
     finally:
         thread.close()
+
+
+def test_a_failing_network_does_not_stall_the_search():
+    class Broken:
+        board_size = 9
+
+        def logits(self, planes):
+            raise RuntimeError('out of memory')
+
+    logged = []
+    player = MCTSPlayer(Broken(), config=SearchConfig(mixing=1.0, expand_threshold=2,
+                                                      max_pending_policy=2),
+                        log=logged.append)
+    player.direct = None
+    try:
+        game = atari_game()
+        move = player.genmove(game, BLACK, 0.5)
+        assert game.board.is_legal(move, BLACK)
+        assert player.search.stats()['expansions'] > 10      # the queue cap was not eaten up
+        assert any('RuntimeError: out of memory' in line for line in logged)
+    finally:
+        player.close()

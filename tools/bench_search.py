@@ -84,17 +84,19 @@ def bench(split, game, color, policy, value, args):
         search.tree.reset_stats()
         if search.networks:
             search.networks.reset_stats()
-        start = time.perf_counter()
+        start, cpu_start = time.perf_counter(), time.process_time()
         search.run(args.seconds)
         wall = time.perf_counter() - start
         s = search.stats()
+        s['cpu'] = time.process_time() - cpu_start
     finally:
         search.close()
     thread_time = s['time_wait'] + s['time_select'] + s['time_rollout'] + s['time_backup']
     print(f'\n== {sim_threads} simulation thread(s), {net_threads} torch thread(s), '
           f'{wall:.1f}s ==')
     print(f'simulations/s {s["sims"] / wall:9.0f}    rollouts/s {s["rollouts"] / wall:9.0f}'
-          f'    tree nodes {s["nodes"]}')
+          f'    tree nodes {s["nodes"]}    CPU {s["cpu"] / wall:.2f} cores '
+          f'(the machine is shared: per CPU-second {s["sims"] / max(1e-9, s["cpu"]):.0f} simulations)')
     print(f'  simulation threads: lock wait {share(s["time_wait"], thread_time)}  '
           f'select+expand {share(s["time_select"], thread_time)}  '
           f'rollout {share(s["time_rollout"], thread_time)}  '
@@ -146,7 +148,7 @@ def main(argv=None):
     for (sims, nets_), (s, wall) in results:
         evals = s.get('policy_evals', 0) + s.get('value_evals', 0)
         print(f'  {sims} sim x {nets_} torch: {s["sims"] / wall:8.0f} simulations/s, '
-              f'{evals / wall:6.1f} network evals/s')
+              f'{evals / wall:6.1f} network evals/s, {s["cpu"] / wall:.2f} cores used')
 
 
 if __name__ == '__main__':

@@ -7,6 +7,7 @@ AlphaGo"). The second block is ours: what a 2-core CPU needs that a cluster
 of GPUs did not.
 """
 
+import os
 from dataclasses import dataclass
 
 
@@ -29,7 +30,8 @@ class SearchConfig:
     max_pending_policy: int = 16
     max_pending_value: int = 32
     batch_size: int = 16         # most positions per network call
-    sim_threads: int = 2         # simulation threads (C, GIL released); see tools/bench_search.py
+    sim_threads: int = 0         # simulation threads (C, GIL released); 0: the cores the
+                                 # network thread leaves free, at least 1 (tools/bench_search.py)
     net_threads: int = 1         # torch intra-op threads for the network thread
     max_nodes: int = 2_000_000   # node pool cap (~40 bytes a node): memory stays bounded
     pass_prior: float = 0.01     # prior of the pass move (the policy network has no pass output)
@@ -43,10 +45,17 @@ class SearchConfig:
             raise ValueError('c_puct, virtual_loss and expand_threshold must be >= 0')
         if self.policy_temperature <= 0:
             raise ValueError('policy_temperature must be > 0')
-        if self.sim_threads < 1 or self.batch_size < 1 or self.max_nodes < 1000:
-            raise ValueError('need sim_threads >= 1, batch_size >= 1, max_nodes >= 1000')
+        if self.sim_threads < 0 or self.batch_size < 1 or self.max_nodes < 1000:
+            raise ValueError('need sim_threads >= 0, batch_size >= 1, max_nodes >= 1000')
         if not 0.0 <= self.pass_prior < 1.0:
             raise ValueError('pass_prior must be in [0, 1)')
+
+    def simulation_threads(self, networks):
+        """sim_threads, or with 0 one per core not used by the network thread."""
+        if self.sim_threads > 0:
+            return self.sim_threads
+        cores = len(os.sched_getaffinity(0)) if hasattr(os, 'sched_getaffinity') else os.cpu_count()
+        return max(1, (cores or 1) - (self.net_threads if networks else 0))
 
     @property
     def resign_winrate(self):

@@ -55,6 +55,7 @@ class Search:
             from goengine.evaluator import NetworkThread
             self.networks = NetworkThread(self.tree, policy_eval, value_eval,
                                           self.config.batch_size, self.config.seed)
+        self.sim_threads = self.config.simulation_threads(self.networks is not None)
         self.root_key = None       # what the root is: see _key()
         self.root_moves = []       # the game's moves up to the root
         self.root_color = None     # the player to move at the root
@@ -137,7 +138,7 @@ class Search:
         self.tree.start(max_sims)
         threads = [threading.Thread(target=self.tree.run, args=(next(self.seeds),),
                                     name='goengine-sim', daemon=True)
-                   for _ in range(self.config.sim_threads)]
+                   for _ in range(self.sim_threads)]
         for t in threads:
             t.start()
         next_report = start + interval if report is not None else math.inf

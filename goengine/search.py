@@ -69,7 +69,8 @@ class Search:
     # -- the root -----------------------------------------------------------
 
     @staticmethod
-    def _key(game, color):
+    def _key(game):
+        """What besides the moves makes a position (and its statistics)."""
         return (game.size, game.komi, game.superko, tuple(game.setup_black),
                 tuple(game.setup_white), game.first_to_move)
 
@@ -84,22 +85,19 @@ class Search:
         moves = list(game.moves)
         reused = False
         old = self.root_moves
-        if (self.root_key == self._key(game, color) and moves[:len(old)] == old
+        if (self.root_key == self._key(game) and moves[:len(old)] == old
                 and self._alternates(moves[len(old):], color)):
             extra = [m for _, m in moves[len(old):]]
-            reused = self.tree.reuse(extra, board) if extra else self._same_root(color)
+            reused = self.tree.reuse(extra, board) if extra else True
         if not reused:
             self.tree.reset(board)
-        self.root_key, self.root_moves, self.root_color = self._key(game, color), moves, color
+        self.root_key, self.root_moves, self.root_color = self._key(game), moves, color
         serves = self.networks.serves(game.size) if self.networks else (False, False)
         if not self.tree.prepare_root(*serves):       # pool full even after reuse
             self.tree.reset(board)
             self.tree.prepare_root(*serves)
         self.tree.forbid(self._forbidden(game, board, color, cleanup))
         return reused
-
-    def _same_root(self, color):
-        return self.root_color == color
 
     def _alternates(self, played, color):
         """The moves since the root alternate colours starting with the root's
@@ -328,7 +326,7 @@ class MCTSPlayer(Player):
 
     def value(self, game, color):
         """The search's win rate if the tree stands on this position, else the value net's."""
-        if (self.search.root_key == Search._key(game, color)
+        if (self.search.root_key == Search._key(game)
                 and self.search.root_moves == list(game.moves)
                 and self.search.root_color == color):
             rate = self.search.winrate()

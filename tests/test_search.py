@@ -217,9 +217,9 @@ def test_never_illegal_never_own_eye():
     player.close()
 
 
-# -- with networks ---------------------------------------------------------------
+# -- with networks (tiny ones, built here) ------------------------------------------
 
-torch = pytest.importorskip('torch')
+import torch  # noqa: E402  (slow to import: only the tests below need it)
 
 
 def material_value_net(size=9, alpha=0.1):

@@ -59,8 +59,8 @@ def build_parser():
                    help='SL policy network file (default: %(default)s, also looked up next '
                         'to this script); "none" for a random sensible-move player')
     p.add_argument('--value-weights', metavar='FILE',
-                   help='value network file: win rates for analysis and resigning '
-                        '(without it the engine never resigns)')
+                   help='value network file (default: value.pt beside the --weights file, '
+                        'if there is one); without one the search uses rollouts alone')
     p.add_argument('--rollout-weights', metavar='FILE',
                    help='rollout and tree policy file for the search (default: '
                         'weights/rollout.weights if present, else uniform random rollouts)')
@@ -117,6 +117,12 @@ def log(message):
     print(message, file=sys.stderr, flush=True)
 
 
+def value_weights_beside(policy_weights):
+    """weights/value.pt next to the policy file, when --value-weights is not given."""
+    candidate = os.path.join(os.path.dirname(policy_weights), 'value.pt')
+    return candidate if os.path.isfile(candidate) else None
+
+
 def main(argv=None):
     args = build_parser().parse_args(argv)
     gtp_out = sys.stdout
@@ -133,13 +139,16 @@ def main(argv=None):
         weights = resolve(weights)
     if args.rollout_weights and not check_rollout(resolve(args.rollout_weights)):
         return 2
+    value_weights = resolve(args.value_weights) if args.value_weights else None
+    if value_weights is None and str(weights).lower() != 'none':
+        value_weights = value_weights_beside(weights)
     try:
         if str(weights).lower() == 'none':
-            engine_player = player.load_player(weights, resolve(args.value_weights),
+            engine_player = player.load_player(weights, value_weights,
                                                args.threads, args.resign_threshold, log=log)
         else:
             rollout = resolve(args.rollout_weights) if args.rollout_weights else None
-            engine_player = search.load_player(weights, resolve(args.value_weights), args.threads,
+            engine_player = search.load_player(weights, value_weights, args.threads,
                                                args.resign_threshold, log=log,
                                                rollout_weights=rollout)
     except Exception as exc:   # NetworkLoadError, or torch failing on a strange file
@@ -149,7 +158,7 @@ def main(argv=None):
     engine_player.max_playouts = args.playouts or None
     engine_player.verbose = args.verbose
     if args.verbose:
-        log(f'goengine: player {engine_player.name}, weights {weights}')
+        log(f'goengine: player {engine_player.name}, weights {weights}, value {value_weights}')
 
     clock = TimeManager(time_per_move=args.time_per_move, margin=args.margin)
     engine = gtp.GtpEngine(player=engine_player, clock=clock, verbose=args.verbose, log=log,

@@ -242,8 +242,12 @@ def play_game(number, ours, opponent, ours_black, size, komi, max_moves, out_dir
         result.result = f'{COLOR_LETTER[result.winner]}+{"T" if exc.reason == "time" else "F"}'
     finally:
         for color, side in sides.items():
-            if side.proc is not None:
-                side.proc.kill() if color == failed else side.proc.close()
+            if side.proc is None:
+                continue
+            if color == failed:   # it may hang or be mid-answer: no polite quit
+                side.proc.kill()
+            else:
+                side.proc.close()
     result.moves = game.move_number
     result.our_times = list(ours.move_times)
     if result.reason in ('score', 'cap'):

@@ -104,9 +104,10 @@ def test_parse_score():
     assert match.parse_score('') is None
 
 
-def test_time_per_move_is_added_once():
+def test_time_per_move_is_added_once_and_only_for_gtp_main():
     assert match.with_time_per_move('gtp_main.py', 2) == 'gtp_main.py --time-per-move 2'
-    assert match.with_time_per_move('x --time-per-move 3', 2) == 'x --time-per-move 3'
+    assert match.with_time_per_move('gtp_main.py --time-per-move 3', 2).count('--time') == 1
+    assert match.with_time_per_move('gnugo --mode gtp', 2) == 'gnugo --mode gtp'
 
 
 def test_wilson_interval_known_values():

@@ -326,8 +326,13 @@ def agreement(results):
 
 
 def with_time_per_move(command, seconds):
-    """Our command line with --time-per-move, unless it already has one."""
-    if seconds is None or '--time-per-move' in shlex.split(command):
+    """Our command line with --time-per-move when it runs gtp_main.py without one.
+
+    Other engines (e.g. GNU Go as `--ours` for a scoring check) would reject the flag.
+    """
+    words = shlex.split(command)
+    if (seconds is None or '--time-per-move' in words
+            or not any(w.endswith('gtp_main.py') for w in words)):
         return command
     return f'{command} --time-per-move {seconds:g}'
 
@@ -346,7 +351,8 @@ def build_parser():
                    help='engine whose final_score cross-checks ours; "none" to skip '
                         '(default: %(default)s)')
     p.add_argument('--time-per-move', type=float, default=5.0,
-                   help='seconds per move for our engine, passed as --time-per-move')
+                   help='seconds per move for our engine, passed to gtp_main.py as '
+                        '--time-per-move (default 5)')
     p.add_argument('--grace', type=float, default=5.0,
                    help='seconds over its time per move before our engine loses on time')
     p.add_argument('--opponent-timeout', type=float, default=120.0,

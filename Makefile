@@ -7,7 +7,7 @@ PY := $(VENV)/bin/python
 WEIGHTS ?= weights/sl.pt
 PYTEST_ARGS ?=
 
-.PHONY: setup build engine test test-slow bench clean
+.PHONY: setup build engine test test-deps test-slow bench clean
 
 $(VENV)/.installed: requirements.txt
 	$(PYTHON) -m venv $(VENV)
@@ -23,10 +23,13 @@ build: $(VENV)/.installed
 engine: setup
 	$(PY) gtp_main.py --weights $(WEIGHTS)
 
-test: setup
+test-deps:
+	tools/setup_test_deps.sh
+
+test: setup test-deps
 	$(PY) -m pytest -q $(PYTEST_ARGS)
 
-test-slow: setup
+test-slow: setup test-deps
 	$(PY) -m pytest -q -m slow $(PYTEST_ARGS)
 
 bench: setup

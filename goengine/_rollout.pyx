@@ -16,6 +16,7 @@ back.  Suicides and own true eyes get weight 0 straight from the 3x3 key.
 """
 
 from libc.math cimport exp, expf
+from posix.time cimport clock_gettime, timespec, CLOCK_MONOTONIC
 from libc.stdlib cimport malloc, calloc, free
 from libc.stdint cimport uint64_t, uint32_t, int32_t, int16_t, uint8_t
 
@@ -845,6 +846,35 @@ cdef class RolloutPolicy:
         free(s)
         total = out.sum()
         return (out / total if total > 0 else out), played
+
+    def _selection_share(self, Board board, int n, seed=None):
+        """Share of rollout time spent choosing moves (refreshing changed
+        weights, last-move features, sampling); the rest plays them (board and
+        3x3 keys).  Timed around each move: a bench hook."""
+        cdef BoardState st
+        cdef uint64_t rng = _seed(seed)
+        cdef Sampler* s = <Sampler*>malloc(sizeof(Sampler))
+        cdef timespec t0, t1, t2
+        cdef double choose = 0.0, play = 0.0
+        cdef int i, p, moves
+        if s == NULL:
+            raise MemoryError()
+        with nogil:
+            for i in range(n):
+                copy_state(&st, &board.st)
+                sampler_init(s, self.model, &st)
+                moves = 0
+                while st.passes < 2 and moves < _max_moves(&st):
+                    clock_gettime(CLOCK_MONOTONIC, &t0)
+                    p = _choose_move(s, &rng)
+                    clock_gettime(CLOCK_MONOTONIC, &t1)
+                    pb_play(&s.pb, p, st.to_move)
+                    clock_gettime(CLOCK_MONOTONIC, &t2)
+                    choose += (t1.tv_sec - t0.tv_sec) + 1e-9 * (t1.tv_nsec - t0.tv_nsec)
+                    play += (t2.tv_sec - t1.tv_sec) + 1e-9 * (t2.tv_nsec - t1.tv_nsec)
+                    moves += 1
+        free(s)
+        return choose / (choose + play)
 
     # -- priors ------------------------------------------------------------
 

@@ -117,9 +117,12 @@ def main():
           f"(wall-clock rates suffer when it exceeds the CPUs)")
     for name, model in (("rollout policy", policy), ("uniform random", uniform)):
         wall, cpu, length = rollout_speed(model, args.seconds)
+        per_move = 1e6 / (cpu * length)
+        share = model._selection_share(Board(19), 100, seed=7)
         print(f"{name}: {cpu:.0f} rollouts per CPU second of one thread from the empty 19x19 "
-              f"board ({wall:.0f}/s wall), {length:.0f} moves each, "
-              f"{1e6 / (cpu * length):.2f} us per move (selection + play + pattern updates)")
+              f"board ({wall:.0f}/s wall), {length:.0f} moves each, {per_move:.2f} us per move: "
+              f"{share * per_move:.2f} us choosing it (weights of changed points, last-move "
+              f"features, sampling), {(1 - share) * per_move:.2f} us playing it (board + 3x3 keys)")
     wall, cpu, _ = rollout_speed(policy, args.seconds, threads=2)
     print(f"rollout policy, 2 threads: {wall:.0f} rollouts/s wall, {cpu:.0f} per CPU second "
           f"of each thread")

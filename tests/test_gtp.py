@@ -15,7 +15,7 @@ import numpy as np
 import pytest
 from sgfmill import sgf
 
-from goengine import BLACK, PASS, WHITE, coords
+from goengine import BLACK, PASS, WHITE, coords, scoring
 from goengine.game import GameState
 from goengine.gtp import GtpEngine, format_lz_info, parse_command, preprocess
 from goengine.player import MoveInfo, PolicyPlayer, SimplePlayer
@@ -342,7 +342,7 @@ def test_final_score_empty_board(e):
 
 def test_final_status_list_on_a_finished_game():
     # Black owns A-E, White F-J; each has one dead stone in the other's area.
-    e = make_engine(9, score_playouts=32)
+    e = make_engine(9, score_playouts=scoring.DEFAULT_PLAYOUTS)
     walls = ' '.join(f'B:e{i} W:f{i}' for i in range(1, 10))
     play_all(e, walls + ' B:h5 W:b5')
     assert ok(e, 'final_status_list dead').split() == ['B5', 'H5']

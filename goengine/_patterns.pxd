@@ -55,7 +55,6 @@ cdef int pb_play(PatternBoard* pb, int p, int c) noexcept nogil
 cdef int libs_class(const BoardState* b, int q) noexcept nogil
 cdef uint64_t diamond_code(const BoardState* b, int p, int c) noexcept nogil
 cdef int diamond_index(const BoardState* b, int centre, int p) noexcept nogil
-cdef int diamond_point(const BoardState* b, int centre, int j) noexcept nogil
 cdef void diamond_points(const BoardState* b, int centre, int* points) noexcept nogil
 
 cdef uint32_t sym_key3(uint32_t key, int s) noexcept nogil

@@ -27,8 +27,6 @@ DIAMOND = [(-2, 0), (-1, -1), (-1, 0), (-1, 1), (0, -2), (0, -1),
 
 cdef int perm3[8][8]            # perm3[s][i]: where field i goes under symmetry s
 cdef int perm12[8][12]
-cdef int diamond_dr[12]
-cdef int diamond_dc[12]
 cdef int diamond_at[5][5]       # diamond_at[dr + 2][dc + 2] -> index or -1
 
 
@@ -53,7 +51,6 @@ cdef void _init_tables():
     for i in range(25):
         diamond_at[i // 5][i % 5] = -1
     for i in range(12):
-        diamond_dr[i], diamond_dc[i] = DIAMOND[i]
         diamond_at[DIAMOND[i][0] + 2][DIAMOND[i][1] + 2] = i
 
 _init_tables()
@@ -285,15 +282,6 @@ cdef int libs_class(const BoardState* b, int q) noexcept nogil:
     """0, 1, 2 for a chain with 1, 2, 3+ liberties."""
     cdef int libs = b.libs[b.head[q]]
     return 0 if libs <= 1 else 1 if libs == 2 else 2
-
-
-cdef int diamond_point(const BoardState* b, int centre, int j) noexcept nogil:
-    """Point j of the diamond around centre, or PASS_POINT off the board."""
-    cdef int row = centre // b.stride + diamond_dr[j]
-    cdef int col = centre % b.stride + diamond_dc[j]
-    if row < 1 or row > b.size or col < 1 or col > b.size:
-        return PASS_POINT
-    return row * b.stride + col
 
 
 cdef int diamond_index(const BoardState* b, int centre, int p) noexcept nogil:

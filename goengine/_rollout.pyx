@@ -21,7 +21,6 @@ from libc.stdlib cimport malloc, calloc, free
 from libc.stdint cimport uint64_t, uint32_t, int32_t, int16_t, uint8_t
 
 import os
-import time
 
 import numpy as np
 
@@ -224,7 +223,7 @@ cdef void _find_nakade(Context* ctx, const BoardState* b, int e, int* region) no
                 if walls == BLACK | WHITE:
                     return              # walled in by both colours: no eye space
         i += 1
-    if n < 3 or (walls != BLACK and walls != WHITE):
+    if n < 3 or n > 6 or (walls != BLACK and walls != WHITE):
         return
     for i in range(n):
         q = region[i]

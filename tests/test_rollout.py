@@ -12,6 +12,7 @@ import numpy as np
 import pytest
 
 from goengine import BLACK, PASS, WHITE, Board
+from goengine._rollout import FEATURE_NAMES
 from goengine._patterns import (NO_PATTERN, PatternKeys, canonical, flip_colors, forbidden,
                                 move_keys, symmetries)
 from goengine.features import symmetric_move
@@ -343,6 +344,33 @@ def test_rollout_priors_skip_own_eyes(games, policy):
             assert np.all(priors[~mask] == 0)
             assert np.all(priors[mask] > 0)
             assert priors.sum() == pytest.approx(1.0 if playable else 0.0, abs=1e-5)
+
+
+# First-line eye spaces closed by black's last move at B2 (row 1, col 1):
+# (black stones besides B2, expected nakade feature).
+EYE_SPACES = {
+    "straight three": ([9, 11, 3], {"nakade 3 edge"}),
+    "straight four": ([9, 11, 12, 4], set()),
+    "five": ([9, 12, 20, 4], {"nakade 5 edge"}),                  # A1-D1 + C2: C1 is vital
+    "seven": ([9, 12, 13, 14, 20, 6], set()),                     # A1-F1 + C2: too big
+}
+
+
+@pytest.mark.parametrize("shape", EYE_SPACES)
+def test_nakade_only_for_small_eye_spaces(shape):
+    """Only eye spaces of 3-6 points with one vital point count; a 7-point
+    space once overflowed into the tree policy's distance features."""
+    black, expected = EYE_SPACES[shape]
+    board = Board(9)
+    board.setup_stones(black=black)
+    board.play(10)                          # B2 closes the wall
+    model = random_policy(9)
+    for tree in (False, True):
+        _, feats = model.candidate_features(board, tree=tree)
+        names = {FEATURE_NAMES[f] for f in feats.ravel() if f in FEATURE_NAMES}
+        assert {n for n in names if n.startswith("nakade")} == expected
+        if not tree:
+            assert not {n for n in names if n.startswith(("distance", "self", "unknown 12"))}
 
 
 def test_candidate_features_list_every_legal_move(games):

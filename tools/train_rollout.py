@@ -30,7 +30,7 @@ sys.path.insert(0, os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
 
 from goengine import PASS                                    # noqa: E402
 from goengine._patterns import canonical, move_keys, NO_PATTERN   # noqa: E402
-from goengine._rollout import FIXED_FEATURES, SLOTS           # noqa: E402
+from goengine._rollout import FEATURE_NAMES, SLOTS            # noqa: E402
 from goengine.rollout import DEFAULT_PATH, RolloutPolicy      # noqa: E402
 from goengine.sgffile import iter_positions, read_games, SgfError   # noqa: E402
 
@@ -275,6 +275,9 @@ def main(argv=None):
         del data
         policy = RolloutPolicy.from_arrays(**vocab, rollout_weights=rollout_w,
                                            tree_weights=tree_w, source=args.out)
+        log("fixed features: rollout / tree weight")
+        for index, name in sorted(FEATURE_NAMES.items()):
+            log(f"  {name:32s} {rollout_w[index]:+6.2f} {tree_w[index]:+6.2f}")
         os.makedirs(os.path.dirname(os.path.abspath(args.out)), exist_ok=True)
         policy.save(args.out)
         log(f"saved {args.out} ({os.path.getsize(args.out)} bytes): {policy!r}")

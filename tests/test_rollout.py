@@ -223,7 +223,7 @@ def test_two_threads_roll_out_without_the_gil(policy):
 
     def worker(seed):
         t0 = time.perf_counter()
-        policy.rollouts(board, 60, seed=seed)
+        counts.append((seed, policy.rollouts(board, 30, seed=seed)))
         spans.append((t0, time.perf_counter()))
 
     threads = [threading.Thread(target=worker, args=(s,)) for s in (1, 2)]
@@ -241,6 +241,8 @@ def test_two_threads_roll_out_without_the_gil(policy):
     assert end > start
     inside = [t for t in ticks if start < t < end]
     assert len(inside) > 20
+    # and sharing the model changed nothing: the same seeds, one at a time
+    assert sorted(counts) == [(s, policy.rollouts(board, 30, seed=s)) for s in (1, 2)]
 
 
 # -- weights file --------------------------------------------------------------

@@ -68,8 +68,7 @@ def build_parser():
                    help='CPU threads for network inference (default: all available cores)')
     p.add_argument('--playouts', '--visits', dest='playouts', type=nonnegative_int,
                    default=None, metavar='N',
-                   help='search playouts per move, for the coming APV-MCTS search '
-                        '(the policy player needs none); 0 or unset: limited by time only')
+                   help='search playouts per move; 0 or unset: limited by time only')
     p.add_argument('--time-per-move', type=positive_float, default=None, metavar='SEC',
                    help='seconds per move without time settings; with time settings, '
                         'an upper bound per move')
@@ -78,10 +77,13 @@ def build_parser():
                         'GUI/network overhead (default: %(default)s)')
     p.add_argument('--ponder', action='store_true',
                    help="think on the opponent's time after our move until the next "
-                        'command (has an effect once the search exists)')
+                        'command')
+    p.add_argument('--policy-only', action='store_true',
+                   help='no search: play the SL policy network\'s most probable sensible '
+                        'move at once (the raw network, for comparisons)')
     p.add_argument('--resign-threshold', type=probability, default=0.10, metavar='P',
                    help='resign when the estimated win rate falls below P, never in the '
-                        'opening (default: %(default)s; 0 disables; needs --value-weights)')
+                        'opening (default: %(default)s; 0 disables)')
     p.add_argument('--verbose', action='store_true',
                    help='log every command and decision to stderr')
     return p
@@ -143,7 +145,7 @@ def main(argv=None):
     if value_weights is None and str(weights).lower() != 'none':
         value_weights = value_weights_beside(weights)
     try:
-        if str(weights).lower() == 'none':
+        if str(weights).lower() == 'none' or args.policy_only:
             engine_player = player.load_player(weights, value_weights,
                                                args.threads, args.resign_threshold, log=log)
         else:

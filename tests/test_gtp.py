@@ -812,6 +812,22 @@ def test_main_with_a_policy_network(tmp_path):
     assert re.fullmatch(r'= [A-HJ]\d', out[2]) and out[3].startswith('= INFLUENCE ')
 
 
+def test_main_policy_only_plays_the_networks_top_sensible_move(tmp_path):
+    torch = pytest.importorskip('torch')
+    from goengine import Board, features, nets
+    torch.manual_seed(1)
+    path = tmp_path / 'tiny.pt'
+    nets.save_network(path, nets.PolicyNet(filters=4, layers=2, board_size=9))
+    result = run_main(['--weights', str(path), '--policy-only', '--threads', '1', '--verbose'],
+                      'boardsize 9\nclear_board\ngenmove b\n')
+    assert result.returncode == 0, result.stderr
+    assert 'PolicyPlayer' in result.stderr or 'policy' in result.stderr.lower()
+    evaluator = nets.NetworkEvaluator(nets.load_network(path), use_bf16=False, threads=1)
+    probs = evaluator.policy(features.policy_planes(Board(9)))
+    expected = coords.to_gtp(int(np.argmax(probs)), 9)
+    assert responses(result.stdout)[2] == f'= {expected}'
+
+
 def test_main_next_command_stops_lz_analyze():
     proc = subprocess.Popen([sys.executable, str(GTP_MAIN), '--weights', 'none'],
                             stdin=subprocess.PIPE, stdout=subprocess.PIPE,

@@ -985,6 +985,7 @@ cdef class Board:
         with nogil:
             for i in range(playouts):
                 copy_state(scratch, &self.st)
+                scratch.passes = 0          # play on even after the game ended
                 random_playout(scratch, &rng, max_moves)
                 area_owner(scratch, owner)
                 for row in range(n):

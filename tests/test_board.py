@@ -1,6 +1,7 @@
 """Rules on hand-made positions: captures, suicide, ko, superko, snapback,
 edges, ladders, scoring, and bad input leaving the board unchanged."""
 
+import numpy as np
 import pytest
 
 from goengine import BLACK, PASS, WHITE, Board, IllegalMove
@@ -208,3 +209,16 @@ def test_area_score_tromp_taylor():
     board.play(PASS)
     board.play(PASS)
     assert board.is_game_over()
+
+
+def test_ownership_plays_on_after_the_game_ended():
+    # Scoring asks for ownership after both players passed: the playouts must
+    # still be played, or dead stones would count as alive.
+    board = board_with(black="E1 E2 E3 E4 E5 E6 E7 E8 E9 H5",
+                       white="F1 F2 F3 F4 F5 F6 F7 F8 F9", size=9)
+    before = board.ownership(200, seed=4)
+    board.play(PASS)
+    board.play(PASS)
+    after = board.ownership(200, seed=4)
+    assert after[4, 7] < 0                       # the black stone at H5 is white's
+    assert np.array_equal(after, before)         # same position, same seed: same playouts

@@ -74,11 +74,8 @@ class Player:
         optional callable taking a list of MoveInfo, called about every
         `interval` seconds while thinking (lz-genmove_analyze).
         """
-        board = game.board_for(color)
-        mask = sensible_mask(board, color)
-        if not mask.any():
-            return PASS
-        if not cleanup and self.opponent_passed_and_we_win(game, color):
+        mask = sensible_mask(game.board_for(color), color)
+        if self.should_pass(game, color, mask, cleanup):
             return PASS
         if self.should_resign(game, color):
             return RESIGN
@@ -139,6 +136,13 @@ class Player:
         root = self.value(game, color)
         return [0.5 if root is None else root] * len(moves)
 
+    def should_pass(self, game, color, mask, cleanup=False):
+        """Pass when no sensible move is left, or (outside cleanup) when the
+        opponent passed and we win as the board stands."""
+        if not mask.any():
+            return True
+        return not cleanup and self.opponent_passed_and_we_win(game, color)
+
     def opponent_passed_and_we_win(self, game, color):
         """Answer a pass with a pass when area scoring (dead stones removed) says we win."""
         last = game.last_move
@@ -166,11 +170,8 @@ class SimplePlayer(Player):
         self.rng = random.Random(seed)
 
     def genmove(self, game, color, budget, cleanup=False, report=None, interval=1.0):
-        board = game.board_for(color)
-        mask = sensible_mask(board, color)
-        if not mask.any():
-            return PASS
-        if not cleanup and self.opponent_passed_and_we_win(game, color):
+        mask = sensible_mask(game.board_for(color), color)
+        if self.should_pass(game, color, mask, cleanup):
             return PASS
         if report is not None:
             report(self.candidates(game, color, mask=mask))

@@ -592,6 +592,15 @@ cdef class Tree:
             pthread_mutex_unlock(&self.lock)
 
     @property
+    def expand_threshold(self):
+        """n_thr: visits a leaf needs before it is expanded (the search adapts it)."""
+        return self.n_thr
+
+    @expand_threshold.setter
+    def expand_threshold(self, int value):
+        self.n_thr = max(0, value)
+
+    @property
     def root_priors_final(self):
         return bool(self.nodes[self.root].flags & PRIORS_FINAL)
 

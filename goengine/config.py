@@ -24,9 +24,11 @@ class SearchConfig:
     # -- ours ------------------------------------------------------------
     # AlphaGo adjusted n_thr "dynamically to ensure that the rate at which
     # positions are added to the policy queue matches the rate at which the
-    # GPU evaluates the policy network". We cap the requests in flight
-    # instead: a leaf waits (stays a leaf) while the policy queue is full,
-    # and a value request is skipped while the value queue is full.
+    # GPU evaluates the policy network"; search.ThresholdControl does that
+    # between expand_threshold and max_expand_threshold. The queues are
+    # also capped: a leaf waits (stays a leaf) while the policy queue is
+    # full, and a value request is skipped while the value queue is full.
+    max_expand_threshold: int = 1000
     max_pending_policy: int = 16
     max_pending_value: int = 32
     batch_size: int = 16         # most positions per network call

@@ -2,7 +2,7 @@
 
 Silver et al. 2016, Methods, "Search algorithm". Each simulation walks down
 the tree by argmax Q + u, expands a leaf that has been visited more than
-n_thr times (placeholder priors from the tree policy until the SL policy
+n_thr times (n_thr adapts to the network's pace: ThresholdControl) (placeholder priors from the tree policy until the SL policy
 answers), queues the leaf for the value network, plays one rollout from it,
 and backs both results up. Q mixes the two statistics with lambda.
 
@@ -36,6 +36,37 @@ from goengine._tree import Tree
 from goengine.config import SearchConfig
 from goengine.player import (OPENING_FRACTION, RESIGN, MoveInfo, Player, PolicyPlayer,
                              sensible_mask)
+
+
+class ThresholdControl:
+    """AlphaGo's dynamic n_thr: "adjusted dynamically to ensure that the rate at
+    which positions are added to the policy queue matches the rate at which the
+    GPU evaluates the policy network" (Methods).
+
+    Called a few times a second while the search runs. If expansions had to be
+    deferred since the last call (the policy queue was full), the network is
+    behind and n_thr rises by a quarter; if none were deferred and the queue is
+    at most a quarter full, the network has room and n_thr falls by a tenth.
+    It stays within [config.expand_threshold, config.max_expand_threshold], so
+    the paper's 40 is the floor. Only a search with a policy network adapts.
+    """
+
+    def __init__(self, tree, config):
+        self.tree = tree
+        self.floor = config.expand_threshold
+        self.ceiling = max(config.expand_threshold, config.max_expand_threshold)
+        self.queue_cap = config.max_pending_policy
+        self.deferred = tree.stats()['deferred_expansions']
+
+    def update(self):
+        stats = self.tree.stats()
+        deferred, self.deferred = stats['deferred_expansions'] - self.deferred, stats['deferred_expansions']
+        n_thr = self.tree.expand_threshold
+        if deferred > 0:
+            n_thr = math.ceil(n_thr * 1.25) + 1
+        elif stats['pending_policy'] * 4 <= self.queue_cap:
+            n_thr = math.floor(n_thr * 0.9)
+        self.tree.expand_threshold = min(self.ceiling, max(self.floor, n_thr))
 
 
 class Search:
@@ -140,6 +171,8 @@ class Search:
         for t in threads:
             t.start()
         next_report = start + interval if report is not None else math.inf
+        control = self._threshold_control()
+        next_adapt = start + self.ADAPT_PERIOD
         try:
             while any(t.is_alive() for t in threads):
                 now = time.monotonic()
@@ -148,6 +181,9 @@ class Search:
                 if now >= next_report:
                     report(self.infos())
                     next_report = now + interval
+                if control is not None and now >= next_adapt:
+                    control.update()
+                    next_adapt = now + self.ADAPT_PERIOD
                 wait = min(deadline, next_report, now + 0.02) - now
                 if interrupt is not None:
                     if interrupt.wait(max(0.0, wait)):
@@ -161,6 +197,14 @@ class Search:
         self.last_sims = self.tree.sims_done - before
         if report is not None:
             report(self.infos())
+
+    ADAPT_PERIOD = 0.1   # seconds between n_thr adjustments
+
+    def _threshold_control(self):
+        """A ThresholdControl when a policy network serves this board, else None."""
+        if self.networks is None or not self.networks.serves(self.tree.size)[0]:
+            return None
+        return ThresholdControl(self.tree, self.config)
 
     def _wait_for_root_priors(self, start, deadline):
         """Give the SL policy a moment to answer for the root: its priors steer

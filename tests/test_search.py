@@ -12,7 +12,7 @@ from goengine._tree import Tree
 from goengine.config import SearchConfig
 from goengine.game import GameState
 from goengine.player import RESIGN
-from goengine.search import MCTSPlayer, Search
+from goengine.search import MCTSPlayer, Search, ThresholdControl
 
 
 def gtp(*vertices, size=9):
@@ -313,6 +313,7 @@ def test_a_failing_network_does_not_stall_the_search():
 
     logged = []
     player = MCTSPlayer(Broken(), config=SearchConfig(mixing=1.0, expand_threshold=2,
+                                                      max_expand_threshold=2,
                                                       max_pending_policy=2),
                         log=logged.append)
     player.direct = None
@@ -324,3 +325,44 @@ def test_a_failing_network_does_not_stall_the_search():
         assert any('RuntimeError: out of memory' in line for line in logged)
     finally:
         player.close()
+
+
+class StubTree:
+    """Just what ThresholdControl reads: the deferral counter, the policy queue, n_thr."""
+
+    def __init__(self, n_thr):
+        self.expand_threshold = n_thr
+        self.deferred = 0
+        self.pending = 0
+
+    def stats(self):
+        return dict(deferred_expansions=self.deferred, pending_policy=self.pending)
+
+
+def test_expand_threshold_follows_the_network():
+    cfg = SearchConfig(expand_threshold=40, max_expand_threshold=100, max_pending_policy=16)
+    tree = StubTree(40)
+    control = ThresholdControl(tree, cfg)
+    tree.deferred, tree.pending = 5, 16          # the network is behind: n_thr rises
+    control.update()
+    assert tree.expand_threshold == 51
+    for _ in range(10):
+        tree.deferred += 3
+        control.update()
+    assert tree.expand_threshold == 100          # ... up to the ceiling
+    tree.pending = 8                             # no deferrals, but the queue is half full: hold
+    control.update()
+    assert tree.expand_threshold == 100
+    tree.pending = 2                             # the network has room: n_thr falls
+    control.update()
+    assert tree.expand_threshold == 90
+    for _ in range(30):
+        control.update()
+    assert tree.expand_threshold == 40           # ... never below the paper's 40
+
+
+def test_tree_exposes_expand_threshold():
+    tree = fresh_tree(expand_threshold=7)
+    assert tree.expand_threshold == 7
+    tree.expand_threshold = 12
+    assert tree.expand_threshold == 12

@@ -89,6 +89,7 @@ def bench(split, game, color, policy, value, args):
         wall = time.perf_counter() - start
         s = search.stats()
         s['cpu'] = time.process_time() - cpu_start
+        s['n_thr'] = search.tree.expand_threshold
     finally:
         search.close()
     thread_time = s['time_wait'] + s['time_select'] + s['time_rollout'] + s['time_backup']
@@ -104,7 +105,8 @@ def bench(split, game, color, policy, value, args):
           f'(per simulation {1e6 * thread_time / max(1, s["sims"]):.0f} us)')
     print(f'  expansions {s["expansions"]}, deferred (policy queue full) '
           f'{s["deferred_expansions"]}, value requests skipped (queue full) '
-          f'{s["skipped_values"]}, value backups {s["value_backups"]}')
+          f'{s["skipped_values"]}, value backups {s["value_backups"]}, '
+          f'n_thr at the end {s["n_thr"]} (adapts from {args.expand_threshold})')
     if 'batches' in s:
         evals = s['policy_evals'] + s['value_evals']
         idle = max(0.0, wall - s['time_busy'])

@@ -177,3 +177,17 @@ def test_clock_game_between_random_engines(tmp_path, capsys):
     assert lines[-1].startswith('clock game PASS: 30 moves')
     assert re.search(r'0 over; lost on time: no', lines[-3])
     assert re.match(r'RSS MiB first [\d.]+ last [\d.]+ max [\d.]+', lines[-2])
+
+
+def test_a_match_can_continue_in_the_same_folder(tmp_path):
+    r1 = match.GameResult(1, 'ours', 'opponent', match.BLACK, 'score', 'B+2.5', 100)
+    r2 = match.GameResult(2, 'opponent', 'ours', match.BLACK, 'resign', 'B+R', 80)
+    r3 = match.GameResult(3, 'ours', 'opponent', None, 'score', '0', 90)
+    path = tmp_path / 'results.txt'
+    path.write_text(''.join(match.describe(r) + '\n' for r in (r1, r2, r3))
+                    + match.summary([r1, r2, r3]) + '\n')
+    earlier = match.earlier_outcomes(path)
+    assert earlier == {1: 'ours', 2: 'opponent', 3: 'none'}
+    r4 = match.GameResult(4, 'opponent', 'ours', match.WHITE, 'score', 'W+0.5', 200)
+    assert match.summary([r4], earlier.values()).startswith('wins 2 losses 1 draws 1 games 4')
+    assert match.earlier_outcomes(tmp_path / 'missing.txt') == {}

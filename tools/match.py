@@ -22,6 +22,7 @@ with a 95% Wilson score interval.
 import argparse
 import datetime
 import math
+import re
 import shlex
 import statistics
 import sys
@@ -307,11 +308,32 @@ def describe(r):
     return '; '.join(parts)
 
 
-def summary(results):
-    """The last line: wins, losses, draws and the win rate with its 95% interval."""
-    wins = sum(r.winner_label() == 'ours' for r in results)
-    draws = sum(r.winner is None and r.result == '0' for r in results)
-    games = len(results)
+def outcome(r):
+    """'ours', 'opponent' or 'none' (a draw): the word after 'winner' in describe()."""
+    return r.winner_label() or 'none'
+
+
+def earlier_outcomes(results_path):
+    """{game number: outcome} of the games already in a results.txt, so a match
+    that spans several sessions (--out the same folder) counts them all."""
+    found = {}
+    if Path(results_path).exists():
+        for line in Path(results_path).read_text().splitlines():
+            m = re.match(r'game (\d+): .*?, winner (ours|opponent|none)', line)
+            if m:
+                found[int(m.group(1))] = m.group(2)
+    return found
+
+
+def summary(results, earlier=()):
+    """The last line: wins, losses, draws and the win rate with its 95% interval.
+
+    earlier: outcomes ('ours' / 'opponent' / 'none') of games played before.
+    """
+    outcomes = list(earlier) + [outcome(r) for r in results]
+    wins = outcomes.count('ours')
+    draws = outcomes.count('none')
+    games = len(outcomes)
     losses = games - wins - draws
     low, high = wilson_interval(wins + 0.5 * draws, games)
     rate = (wins + 0.5 * draws) / games if games else 0.0
@@ -340,7 +362,10 @@ def with_time_per_move(command, seconds):
 def build_parser():
     p = argparse.ArgumentParser(description=__doc__.split('\n\n')[0],
                                 formatter_class=argparse.RawDescriptionHelpFormatter)
-    p.add_argument('--games', type=int, default=10)
+    p.add_argument('--games', type=int, default=10,
+                   help='games in the match; with an --out folder that already has '
+                        'results.txt, only the missing games are played and the summary '
+                        'counts them all (a match may span several sessions)')
     p.add_argument('--size', type=int, default=19)
     p.add_argument('--komi', type=float, default=7.5)
     p.add_argument('--ours', default=None,
@@ -377,16 +402,20 @@ def main(argv=None):
     print(f'ours: {ours_cmd}\nopponent: {args.opponent}\nscorer: {scorer}\n'
           f'{args.games} games {args.size}x{args.size} komi {args.komi:g}, cap {max_moves} moves, '
           f'output {out}', flush=True)
+    earlier = earlier_outcomes(out / 'results.txt')
+    first = max(earlier, default=0) + 1
+    if earlier:
+        print(f'continuing: {len(earlier)} games already in {out / "results.txt"}', flush=True)
     results = []
     with open(out / 'results.txt', 'a') as log:
-        for number in range(1, args.games + 1):
+        for number in range(first, args.games + 1):
             r = play_game(number, ours, opponent, number % 2 == 1, args.size, args.komi,
                           max_moves, out, scorer, args.startup_timeout)
             results.append(r)
             line = describe(r)
             print(line, flush=True)
             log.write(line + '\n')
-        for line in (agreement(results), summary(results)):
+        for line in (agreement(results), summary(results, earlier.values())):
             print(line, flush=True)
             log.write(line + '\n')
     return 0

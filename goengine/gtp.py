@@ -465,11 +465,13 @@ class GoguiHandlers(Family):
     """GoGui analyze commands: policy heatmap, value estimate, ladder planes."""
 
     ANALYZE_COMMANDS = [
-        'gfx/Policy heatmap/goengine-policy_heatmap',
-        'dboard/Policy (dboard)/goengine-policy_dboard',
-        'string/Value estimate/goengine-value',
-        'gfx/Ladder captures/goengine-ladder_captures',
-        'gfx/Ladder escapes/goengine-ladder_escapes',
+        # %c: GoGui substitutes the colour chosen in its Analyze dialog
+        # (the side to move unless the user picks the other).
+        'gfx/Policy heatmap/goengine-policy_heatmap %c',
+        'dboard/Policy (dboard)/goengine-policy_dboard %c',
+        'string/Value estimate/goengine-value %c',
+        'gfx/Ladder captures/goengine-ladder_captures %c',
+        'gfx/Ladder escapes/goengine-ladder_escapes %c',
         'string/Final score (estimate)/final_score',
         'plist/Dead stones (estimate)/final_status_list dead',
     ]

@@ -519,6 +519,13 @@ def test_gogui_analyze_commands(e):
         kind, label, cmd = line.split('/', 2)
         assert kind in ('gfx', 'dboard', 'sboard', 'string', 'plist', 'cboard') and label
         assert ok(e, f'known_command {cmd.split()[0]}') == 'true'
+    # GoGui fills in %c with the colour picked in its dialog: both must work.
+    coloured = [line.split('/', 2)[2] for line in lines if line.endswith(' %c')]
+    assert any(cmd.startswith('goengine-ladder') for cmd in coloured)
+    for cmd in coloured:
+        if cmd.startswith('goengine-ladder'):
+            for colour in ('b', 'w'):
+                assert ok(e, cmd.replace('%c', colour)).startswith(('SQUARE', 'TEXT'))
 
 
 def test_gogui_without_networks(e):

@@ -143,7 +143,10 @@ class ValueNet(nn.Module):
         self.planes, self.filters, self.layers = planes, filters, layers
         self.board_size, self.batch_norm, self.hidden = board_size, batch_norm, hidden
         self.trunk = make_trunk(planes, filters, layers - 1, batch_norm)
-        self.head = nn.Conv2d(filters, 1, 1)  # layer 13, with bias
+        # Layer 13: 1x1 conv to one plane, then ReLU. With batch_norm it gets a
+        # BN of its own: a lone ReLU channel easily dies (every point negative,
+        # a constant output, no gradient), which is what happened without it.
+        self.head = ConvBlock(filters, 1, 1, batch_norm)
         self.fc = nn.Linear(board_size * board_size, hidden)  # layer 14
         self.out = nn.Linear(hidden, 1)
 
@@ -156,7 +159,7 @@ class ValueNet(nn.Module):
 
     def forward(self, x):
         # Every hidden layer is "followed by a rectifier", the 1x1 one included.
-        x = F.relu(self.head(self.trunk(x))).flatten(1)
+        x = self.head(self.trunk(x)).flatten(1)
         x = F.relu(self.fc(x))
         return torch.tanh(self.out(x)).squeeze(1)
 
@@ -199,12 +202,12 @@ def fold_batch_norm(model):
     if not model.batch_norm:
         return copy.deepcopy(model).eval()
     folded = type(model)(**dict(model.arch, batch_norm=False))
-    state = {k: v for k, v in model.state_dict().items() if not k.startswith('trunk.')}
+    blocks = {name: m for name, m in model.named_modules() if isinstance(m, ConvBlock)}
+    state = {k: v for k, v in model.state_dict().items()
+             if not any(k.startswith(name + '.') for name in blocks)}
     with torch.no_grad():
-        for i, block in enumerate(model.trunk):
-            weight, bias = _folded_conv(block)
-            state[f'trunk.{i}.conv.weight'] = weight
-            state[f'trunk.{i}.conv.bias'] = bias
+        for name, block in blocks.items():
+            state[f'{name}.conv.weight'], state[f'{name}.conv.bias'] = _folded_conv(block)
     folded.load_state_dict(state)
     return folded.float().eval()
 

@@ -391,3 +391,51 @@ def test_evaluator_rejects_bad_input(policy_net):
         ev.policy(random_planes(1, 48, size=9))
     with pytest.raises(TypeError):
         ev.value(random_planes(1, 48))
+
+
+def test_value_head_cannot_die_in_training():
+    # Our first value run sat at MSE 1.0 for 100k positions: the lone ReLU
+    # channel of layer 13 had gone negative at every point (a constant output
+    # and no gradient). With BN on that layer training-mode outputs are
+    # re-centred whatever the conv's bias, so about half the points pass.
+    torch.manual_seed(0)
+    net = ValueNet(batch_norm=True, **SMALL)
+    with torch.no_grad():
+        net.head.conv.weight.fill_(-1.0)      # would kill a plain ReLU head
+    x = as_tensor(random_planes(16, 49))
+    passing = (net.head(net.trunk(x)) > 0).float().mean().item()
+    assert 0.2 < passing < 0.8
+    x.requires_grad_(True)
+    net(x).sum().backward()
+    assert net.head.conv.weight.grad.abs().sum() > 0
+
+
+def test_bn_value_net_learns_a_material_count():
+    # A small net learns "who has more stones" in a few hundred steps.
+    torch.manual_seed(0)
+    rng = np.random.default_rng(0)
+    net = ValueNet(batch_norm=True, filters=8, layers=3, board_size=9, hidden=16)
+    opt = torch.optim.SGD(net.parameters(), lr=0.05, momentum=0.9, nesterov=True)
+
+    def batch(n):
+        planes = np.zeros((n, 49, 9, 9), np.float32)
+        stones = rng.random((n, 9, 9))
+        bias = rng.uniform(0.3, 0.7, size=(n, 1, 1))     # who tends to have more
+        planes[:, 0] = stones < 0.5 * bias
+        planes[:, 1] = (stones >= 0.5 * bias) & (stones < 0.5)
+        planes[:, 2] = 1 - planes[:, 0] - planes[:, 1]
+        target = np.sign(planes[:, 0].sum((1, 2)) - planes[:, 1].sum((1, 2)) + 0.5)
+        return torch.from_numpy(planes), torch.from_numpy(target.astype(np.float32))
+
+    for _ in range(300):
+        x, y = batch(32)
+        loss = torch.nn.functional.mse_loss(net(x), y)
+        opt.zero_grad()
+        loss.backward()
+        opt.step()
+    x, y = batch(512)
+    with torch.no_grad():
+        mse = torch.nn.functional.mse_loss(net.eval()(x), y).item()
+        folded = fold_batch_norm(net)
+        assert torch.allclose(net(x), folded(x), atol=1e-4, rtol=1e-4)
+    assert mse < 0.5

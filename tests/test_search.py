@@ -233,8 +233,8 @@ def material_value_net(size=9, alpha=0.1):
         conv.bias.zero_()
         conv.weight[0, 0, 2, 2] = 1.0          # own stones (plane 0)
         conv.weight[1, 1, 2, 2] = 1.0          # opponent stones (plane 1)
-        net.head.weight[0, :, 0, 0] = torch.tensor([1.0, -1.0])
-        net.head.bias.fill_(1.0)               # relu(own - opp + 1): 2, 0 or 1 per point
+        net.head.conv.weight[0, :, 0, 0] = torch.tensor([1.0, -1.0])
+        net.head.conv.bias.fill_(1.0)          # relu(own - opp + 1): 2, 0 or 1 per point
         net.fc.weight[0].fill_(1.0)
         net.fc.weight[1].fill_(-1.0)
         net.fc.bias[:] = torch.tensor([-float(n), float(n)])

@@ -40,13 +40,23 @@ class ValueExamples:
     """Input: 49 value planes; target: +1 if the player to move won the game, else -1.
 
     Games without a winner (draw, void, unknown result) give no examples.
+    from_fraction > 0 keeps only the positions after that fraction of each
+    game's moves: late positions, whose outcome is mostly decided, give a
+    value net its first signal (a curriculum; validation stays on all moves).
     """
     kind = "value"
     num_planes = features.NUM_VALUE_PLANES
     target_dtype = np.float32
 
+    def __init__(self, from_fraction=0.0):
+        if not 0.0 <= from_fraction < 1.0:
+            raise ValueError(f"from_fraction must be in [0, 1), got {from_fraction}")
+        self.from_fraction = from_fraction
+
     def eligible(self, game):
-        return list(range(len(game.moves))) if game.winner else []
+        if not game.winner:
+            return []
+        return list(range(int(self.from_fraction * len(game.moves)), len(game.moves)))
 
     def make(self, board, color, move, game, symmetry):
         planes = features.apply_symmetry(features.value_planes(board), symmetry)

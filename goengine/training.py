@@ -38,6 +38,7 @@ class Task:
     kind = ""             # "policy" or "value"
     metrics = ()          # names of the per-example metrics loss() sums, e.g. ("loss", "top1")
     examples = None       # a goengine.sampler example maker
+    val_examples = None   # the held-out sample's maker, if not `examples`
 
     def build_model(self, args):
         raise NotImplementedError
@@ -237,7 +238,8 @@ class Trainer:
                 if len(f["targets"]) == a.val_positions or a.resume:
                     return f["planes"], f["targets"]
         store = load_split("val", a.data_dir, a.cache_dir, log=self.log)
-        planes, targets = fixed_sample(self.task.examples, store, a.val_positions)
+        planes, targets = fixed_sample(self.task.val_examples or self.task.examples, store,
+                                       a.val_positions)
         tmp = path + ".tmp.npz"
         np.savez_compressed(tmp, planes=planes, targets=targets)
         os.replace(tmp, path)

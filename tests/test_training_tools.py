@@ -106,6 +106,16 @@ def test_value_targets_are_for_the_player_to_move(data):
     assert not maker.eligible(next(g for g in read_games(data) if g.winner is None))
 
 
+def test_late_value_examples_come_from_the_end_of_each_game(data):
+    game = next(g for g in read_games(data / "tygem-9d-2016-11.sgfs.gz") if g.winner)
+    n = len(game.moves)
+    assert ValueExamples().eligible(game) == list(range(n))
+    late = ValueExamples(0.7).eligible(game)
+    assert late == list(range(int(0.7 * n), n)) and 0 < len(late) < n
+    with pytest.raises(ValueError):
+        ValueExamples(1.0)
+
+
 def test_worker_process_gives_the_same_stream(data, tmp_path):
     store = load_split("train", str(data), str(tmp_path), log=lambda m: None)
     kwargs = dict(batch_size=8, positions_per_game=2, seed=3)

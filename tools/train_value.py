@@ -41,7 +41,10 @@ def load_policy(path):
 class ValueTask(training.Task):
     kind = "value"
     metrics = ("mse",)
-    examples = ValueExamples()
+
+    def __init__(self, late_fraction=None):
+        self.examples = ValueExamples(late_fraction or 0.0)
+        self.val_examples = ValueExamples()   # validation always on whole games
 
     def build_model(self, args):
         model = nets.ValueNet(nets.VALUE_PLANES, args.filters, args.layers, 19, batch_norm=True)
@@ -62,8 +65,14 @@ def parse_args(argv=None):
                         help="copy the trunk of a policy training checkpoint (runs/policy/"
                              "checkpoint.pt) or BN policy network file; needs equal "
                              "--filters/--layers")
+    parser.add_argument("--late-fraction", type=float, metavar="F",
+                        help="train only on positions after this fraction of each game "
+                             "(e.g. 0.7: the last 30%%), where the outcome is mostly decided; "
+                             "a curriculum to leave the constant-output plateau. Resume "
+                             "with --late-fraction 0 to widen to whole games")
     return training.parse_args(parser, argv)
 
 
 if __name__ == "__main__":
-    training.main(ValueTask(), parse_args())
+    args = parse_args()
+    training.main(ValueTask(args.late_fraction), args)

@@ -415,6 +415,7 @@ def main(argv=None):
             line = describe(r)
             print(line, flush=True)
             log.write(line + '\n')
+            log.flush()   # a match stopped mid-way keeps every finished game for --games resume
         for line in (agreement(results), summary(results, earlier.values())):
             print(line, flush=True)
             log.write(line + '\n')

@@ -2,9 +2,10 @@
 
 Silver et al. 2016, Methods, "Search algorithm". Each simulation walks down
 the tree by argmax Q + u, expands a leaf that has been visited more than
-n_thr times (n_thr adapts to the network's pace: ThresholdControl) (placeholder priors from the tree policy until the SL policy
-answers), queues the leaf for the value network, plays one rollout from it,
-and backs both results up. Q mixes the two statistics with lambda.
+n_thr times (placeholder priors from the tree policy until the SL policy
+answers; n_thr follows the network's pace, see ThresholdControl), queues
+the leaf for the value network, plays one rollout from it, and backs both
+results up. Q mixes the two statistics with lambda.
 
 Who does what on a 2-core CPU:
 
@@ -60,9 +61,10 @@ class ThresholdControl:
 
     def update(self):
         stats = self.tree.stats()
-        deferred, self.deferred = stats['deferred_expansions'] - self.deferred, stats['deferred_expansions']
+        behind = stats['deferred_expansions'] > self.deferred
+        self.deferred = stats['deferred_expansions']
         n_thr = self.tree.expand_threshold
-        if deferred > 0:
+        if behind:
             n_thr = math.ceil(n_thr * 1.25) + 1
         elif stats['pending_policy'] * 4 <= self.queue_cap:
             n_thr = math.floor(n_thr * 0.9)
@@ -314,10 +316,7 @@ class MCTSPlayer(Player):
 
     def genmove(self, game, color, budget, cleanup=False, report=None, interval=1.0):
         start = time.monotonic()
-        board = game.board_for(color)
-        if not sensible_mask(board, color).any():
-            return PASS
-        if not cleanup and self.opponent_passed_and_we_win(game, color):
+        if self.should_pass(game, color, sensible_mask(game.board_for(color), color), cleanup):
             return PASS
         reused = self.search.set_position(game, color, cleanup)
         seconds = max(0.01, budget - (time.monotonic() - start))

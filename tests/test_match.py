@@ -21,7 +21,8 @@ GNUGO = shutil.which('gnugo') or ('/usr/games/gnugo' if os.path.exists('/usr/gam
 LAST_LINE = re.compile(r'^wins (\d+) losses (\d+) draws (\d+) games (\d+) '
                        r'win_rate [\d.]+% \(95% Wilson [\d.]+%-[\d.]+%\)$')
 
-# A minimal GTP engine that misbehaves at genmove: crash, hang or play A1 every time.
+# A minimal GTP engine that misbehaves at genmove (crash, hang or play A1 every
+# time) and scores every game B+99.
 FAKE_ENGINE = '''
 import sys, time
 mode = sys.argv[1]
@@ -35,6 +36,8 @@ for line in sys.stdin:
         if mode == 'hang':
             time.sleep(60)
         print('= A1\\n', flush=True)
+    elif words[0] == 'final_score':
+        print('= B+99\\n', flush=True)
     elif words[0] == 'quit':
         print('=\\n', flush=True)
         break
@@ -84,6 +87,20 @@ def test_a_failing_opponent_loses_the_game(tmp_path, capsys, mode, reason, resul
     assert f'{result} ({reason}' in game and 'winner ours' in game
     root = sgf.Sgf_game.from_bytes((tmp_path / 'game-001.sgf').read_bytes()).get_root()
     assert root.get('RE') == result
+
+
+def test_the_scorer_decides_a_scored_game_and_ours_is_recorded(tmp_path, capsys):
+    fake = tmp_path / 'fake_engine.py'
+    fake.write_text(FAKE_ENGINE)
+    referee = f'{shlex.quote(sys.executable)} {shlex.quote(str(fake))} referee'
+    lines, last = run_match(capsys, tmp_path, '--games', '1', '--max-moves', '4', '--ours', OURS,
+                            '--opponent', OURS, '--scorer', referee)
+    game = next(line for line in lines if line.startswith('game 1'))
+    # Four moves on an empty 9x9 board: our score is komi for White, the referee's B+99 wins.
+    assert game.startswith('game 1: B ours W opponent: B+99 (move cap'), game
+    assert 'winner ours' in game and 'score ours W+7.5 scorer B+99 DISAGREE' in game
+    root = sgf.Sgf_game.from_bytes((tmp_path / 'game-001.sgf').read_bytes()).get_root()
+    assert root.get('RE') == 'B+99'
 
 
 @pytest.mark.skipif(GNUGO is None, reason='GNU Go is not installed (apt-get install gnugo)')

@@ -8,14 +8,15 @@ but Python, it treats a crash, a hang or an illegal move as a loss for that
 engine instead of stopping, and it scores every finished game twice: with
 our own rules (Tromp-Taylor area after dead-stone removal, goengine.scoring)
 and with a separate GNU Go process's `final_score` (Chinese rules, so also
-area scoring), printing whether the two agree. Our scoring decides the
-result; GNU Go's is the cross-check of our dead-stone heuristic.
+area scoring), printing whether the two agree. The separate scorer decides
+the result: the engine under test should not referee its own games, and GNU
+Go's life-and-death reading is better than our playout heuristic. Our score
+decides only when there is no scorer or it fails.
 
 Every game gets fresh engine processes (a crash cannot leak into the next
 game), colours alternate (ours is Black in odd-numbered games), and each
 game is written as SGF with the engines' stderr logs beside it. Games end on
-two passes, a resignation or the move cap (then adjudicated by the same
-scoring). The last line is `wins W losses L draws D games N win_rate ...`
+two passes, a resignation or the move cap (then adjudicated the same way). The last line is `wins W losses L draws D games N win_rate ...`
 with a 95% Wilson score interval.
 """
 
@@ -258,15 +259,17 @@ def play_game(number, ours, opponent, ours_black, size, komi, max_moves, out_dir
 
 
 def score_game(game, result, scorer, log_path):
-    """Our area score decides; the scorer engine's is recorded beside it."""
+    """The scorer engine's area score decides; ours is recorded beside it
+    (and decides only when there is no scorer or it fails)."""
     result.our_score = scoring.final_score(game.board)
-    result.winner = scoring.winner(result.our_score)
-    result.result = scoring.format_score(result.our_score)
     if scorer:
         try:
             result.scorer_score = scorer_score(game, scorer, log_path)
         except (EngineError, GtpFailure) as exc:
             result.note = f'scorer failed: {exc}'
+    deciding = result.our_score if result.scorer_score is None else result.scorer_score
+    result.winner = scoring.winner(deciding)
+    result.result = scoring.format_score(deciding)
 
 
 def write_sgf(game, result, sides, path):
@@ -373,7 +376,8 @@ def build_parser():
                         'weights/sl.pt); e.g. "... gtp_main.py --weights none"')
     p.add_argument('--opponent', default=DEFAULT_OPPONENT, help='default: %(default)s')
     p.add_argument('--scorer', default=DEFAULT_SCORER,
-                   help='engine whose final_score cross-checks ours; "none" to skip '
+                   help='referee: engine whose final_score decides scored games (ours is '
+                        'recorded beside it); "none": our own score decides '
                         '(default: %(default)s)')
     p.add_argument('--time-per-move', type=float, default=5.0,
                    help='seconds per move for our engine, passed to gtp_main.py as '

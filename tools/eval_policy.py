@@ -6,7 +6,6 @@ Passes are not counted (the network has no pass output). The last line is
 exactly `top1=0.XXXX top5=0.XXXX positions=N`.
 """
 
-import argparse
 import os
 import sys
 
@@ -14,34 +13,16 @@ sys.path.insert(0, os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
 
 import numpy as np  # noqa: E402
 
-from goengine import PASS, features, nets  # noqa: E402
-from goengine.dataset import SPLIT_HELP, split_files  # noqa: E402
+from goengine import PASS, features  # noqa: E402
 from goengine.sgffile import SgfError, iter_positions, read_games  # noqa: E402
 
-
-def parse_args(argv=None):
-    parser = argparse.ArgumentParser(description=__doc__.split("\n")[0], epilog=SPLIT_HELP,
-                                     formatter_class=argparse.ArgumentDefaultsHelpFormatter)
-    parser.add_argument("--weights", required=True, help="policy network file (save_network)")
-    parser.add_argument("--sgf", nargs="+",
-                        help="SGF files, .sgfs(.gz) collections or folders "
-                             "(default: the held-out validation files)")
-    parser.add_argument("--limit", type=int, default=100, help="number of games (0: all)")
-    parser.add_argument("--batch", type=int, default=256)
-    parser.add_argument("--threads", type=int, default=2)
-    parser.add_argument("--fp32", action="store_true", help="evaluate without bf16 autocast")
-    args = parser.parse_args(argv)
-    args.sgf = args.sgf or split_files(split="val")
-    return args
+import evaluation  # noqa: E402  (tools/evaluation.py, beside this file)
 
 
 def main(argv=None):
-    args = parse_args(argv)
-    try:
-        model = nets.load_network(args.weights, kind="policy")
-    except nets.NetworkLoadError as exc:
-        raise SystemExit(str(exc))
-    evaluator = nets.NetworkEvaluator(model, use_bf16=not args.fp32, threads=args.threads)
+    args = evaluation.parse_args(__doc__, "policy", 100, argv, lambda parser: parser.add_argument(
+        "--batch", type=int, default=256))
+    model, evaluator = evaluation.load_evaluator(args, "policy")
     size = model.board_size
     planes = np.zeros((args.batch, model.planes, size, size), np.uint8)
     labels, top1, top5, total = [], 0, 0, 0

@@ -7,7 +7,6 @@ predicting 0 everywhere scores 1.0. Defaults to held-out games. The last line
 is exactly `mse=0.XXXX positions=N`.
 """
 
-import argparse
 import os
 import sys
 
@@ -15,37 +14,18 @@ sys.path.insert(0, os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
 
 import numpy as np  # noqa: E402
 
-from goengine import nets  # noqa: E402
-from goengine.dataset import SPLIT_HELP, split_files  # noqa: E402
 from goengine.sampler import ValueExamples, sample_examples  # noqa: E402
 from goengine.sgffile import read_games  # noqa: E402
+
+import evaluation  # noqa: E402  (tools/evaluation.py, beside this file)
 
 GAMES_PER_PASS = 512  # games whose planes are held in memory at once
 
 
-def parse_args(argv=None):
-    parser = argparse.ArgumentParser(description=__doc__.split("\n")[0], epilog=SPLIT_HELP,
-                                     formatter_class=argparse.ArgumentDefaultsHelpFormatter)
-    parser.add_argument("--weights", required=True, help="value network file (save_network)")
-    parser.add_argument("--sgf", nargs="+",
-                        help="SGF files, .sgfs(.gz) collections or folders "
-                             "(default: the held-out validation files)")
-    parser.add_argument("--limit", type=int, default=2000, help="number of games (0: all)")
-    parser.add_argument("--seed", type=int, default=0, help="chooses the position of each game")
-    parser.add_argument("--threads", type=int, default=2)
-    parser.add_argument("--fp32", action="store_true", help="evaluate without bf16 autocast")
-    args = parser.parse_args(argv)
-    args.sgf = args.sgf or split_files(split="val")
-    return args
-
-
 def main(argv=None):
-    args = parse_args(argv)
-    try:
-        model = nets.load_network(args.weights, kind="value")
-    except nets.NetworkLoadError as exc:
-        raise SystemExit(str(exc))
-    evaluator = nets.NetworkEvaluator(model, use_bf16=not args.fp32, threads=args.threads)
+    args = evaluation.parse_args(__doc__, "value", 2000, argv, lambda parser: parser.add_argument(
+        "--seed", type=int, default=0, help="chooses the position of each game"))
+    model, evaluator = evaluation.load_evaluator(args, "value")
     rng = np.random.default_rng(args.seed)
     errors, games, squared, total = [], [], 0.0, 0
 

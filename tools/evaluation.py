@@ -1,0 +1,35 @@
+"""What eval_policy.py and eval_value.py share: their command line and the
+network loading, so both tools take the same flags and fail the same way."""
+
+import argparse
+
+from goengine import nets
+from goengine.dataset import SPLIT_HELP, split_files
+
+
+def parse_args(doc, kind, default_limit, argv=None, add_arguments=None):
+    """The common flags; `add_arguments(parser)` adds a tool's own."""
+    parser = argparse.ArgumentParser(description=doc.split("\n")[0], epilog=SPLIT_HELP,
+                                     formatter_class=argparse.ArgumentDefaultsHelpFormatter)
+    parser.add_argument("--weights", required=True, help=f"{kind} network file (save_network)")
+    parser.add_argument("--sgf", nargs="+",
+                        help="SGF files, .sgfs(.gz) collections or folders "
+                             "(default: the held-out validation files)")
+    parser.add_argument("--limit", type=int, default=default_limit,
+                        help="number of games (0: all)")
+    parser.add_argument("--threads", type=int, default=2)
+    parser.add_argument("--fp32", action="store_true", help="evaluate without bf16 autocast")
+    if add_arguments:
+        add_arguments(parser)
+    args = parser.parse_args(argv)
+    args.sgf = args.sgf or split_files(split="val")
+    return args
+
+
+def load_evaluator(args, kind):
+    """(model, NetworkEvaluator) for --weights; a bad file exits with its one-line error."""
+    try:
+        model = nets.load_network(args.weights, kind=kind)
+    except nets.NetworkLoadError as exc:
+        raise SystemExit(str(exc))
+    return model, nets.NetworkEvaluator(model, use_bf16=not args.fp32, threads=args.threads)

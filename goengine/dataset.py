@@ -59,7 +59,7 @@ class GameStore:
                     setup_black=points[colors == BLACK].tolist(),
                     setup_white=points[colors == WHITE].tolist(),
                     moves=list(zip(a["colors"][lo:hi].tolist(), a["moves"][lo:hi].tolist())),
-                    winner=winner or None, name=str(a["names"][i]))
+                    winner=winner or None, result=str(a["results"][i]), name=str(a["names"][i]))
 
     @property
     def num_moves(self):
@@ -67,13 +67,14 @@ class GameStore:
 
     @classmethod
     def from_games(cls, games):
-        size, komi, winner, names = [], [], [], []
+        size, komi, winner, results, names = [], [], [], [], []
         moves, colors, move_offsets = [], [], [0]
         setup_points, setup_colors, setup_offsets = [], [], [0]
         for game in games:
             size.append(game.size)
             komi.append(game.komi)
             winner.append(game.winner or 0)
+            results.append(game.result)
             names.append(game.name)
             colors.extend(c for c, _ in game.moves)
             moves.extend(m for _, m in game.moves)
@@ -83,7 +84,8 @@ class GameStore:
             setup_offsets.append(len(setup_points))
         return cls(dict(
             size=np.array(size, np.int8), komi=np.array(komi, np.float32),
-            winner=np.array(winner, np.int8), names=np.array(names, dtype=str),
+            winner=np.array(winner, np.int8), results=np.array(results, dtype=str),
+            names=np.array(names, dtype=str),
             moves=np.array(moves, np.int16), colors=np.array(colors, np.int8),
             move_offsets=np.array(move_offsets, np.int64),
             setup_points=np.array(setup_points, np.int16),
@@ -94,7 +96,7 @@ class GameStore:
     def concatenate(cls, stores):
         """One store holding the games of `stores` in order."""
         a = {}
-        for key in ("size", "komi", "winner", "names", "moves", "colors",
+        for key in ("size", "komi", "winner", "results", "names", "moves", "colors",
                     "setup_points", "setup_colors"):
             a[key] = np.concatenate([s.a[key] for s in stores])
         for key, items in (("move_offsets", "moves"), ("setup_offsets", "setup_points")):
@@ -157,7 +159,10 @@ def load_split(split, data_dir=DATA_DIR, cache_dir=os.path.join(REPO_DIR, "data"
     """
     cache = split_cache_path(split, data_dir, cache_dir)
     if os.path.exists(cache):
-        return GameStore.load(cache)
+        store = GameStore.load(cache)
+        if "results" in store.a:
+            return store
+        log(f"{cache} predates the stored RE[] results (value training needs them): rebuilding")
     log(f"building {cache} from {data_dir} (once; a few minutes for the full collection)")
     store = build_store(split_files(data_dir, split), log=log)
     os.makedirs(cache_dir, exist_ok=True)

@@ -39,7 +39,8 @@ class PolicyExamples:
 class ValueExamples:
     """Input: 49 value planes; target: +1 if the player to move won the game, else -1.
 
-    Games without a winner (draw, void, unknown result) give no examples.
+    Games without a winner (draw, void, unknown result) give no examples, nor
+    do games won on time or by forfeit: their outcome is not in the positions.
     from_fraction > 0 keeps only the positions after that fraction of each
     game's moves: late positions, whose outcome is mostly decided, give a
     value net its first signal (a curriculum; validation stays on all moves).
@@ -54,7 +55,7 @@ class ValueExamples:
         self.from_fraction = from_fraction
 
     def eligible(self, game):
-        if not game.winner:
+        if not game.won_on_the_board:
             return []
         return list(range(int(self.from_fraction * len(game.moves)), len(game.moves)))
 

@@ -34,6 +34,13 @@ class Game:
     result: str = ""
     name: str = ""
 
+    @property
+    def won_on_the_board(self):
+        """A winner by score or resignation, not on time or by forfeit
+        (B+T, W+Time, B+F, W+Forfeit), where the board says nothing about why."""
+        reason = self.result.strip().upper()[2:]
+        return self.winner is not None and not reason.startswith(("T", "F"))
+
 
 def parse_winner(result):
     """RE[] value -> BLACK / WHITE / None. Draws ("0", "Draw"), void and "?" have no winner."""

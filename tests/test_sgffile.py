@@ -30,6 +30,14 @@ def test_winner_from_result(result, winner):
     assert parse_winner(result) == winner
 
 
+@pytest.mark.parametrize("result, on_the_board", [
+    ("B+R", True), ("W+3.5", True), ("B+Resign", True), ("W+T", False), ("b+time", False),
+    ("W+F", False), ("B+Forfeit", False), ("0", False), ("Void", False), ("", False)])
+def test_only_wins_by_score_or_resignation_are_won_on_the_board(result, on_the_board):
+    game = parse_game(SIMPLE.replace("RE[B+R]", f"RE[{result}]"))
+    assert game.result == result and game.won_on_the_board == on_the_board
+
+
 def test_positions_are_boards_before_each_move():
     game = parse_game(SIMPLE)
     positions = list(iter_positions(game))
@@ -110,8 +118,8 @@ def test_game_store_round_trip(tmp_path):
     assert len(both) == 6
     for i, game in enumerate(games + games):
         again = both[i]
-        assert (again.moves, again.winner, again.size, again.komi, again.name) == \
-            (game.moves, game.winner, game.size, game.komi, game.name)
+        assert (again.moves, again.winner, again.result, again.size, again.komi, again.name) == \
+            (game.moves, game.winner, game.result, game.size, game.komi, game.name)
         assert sorted(again.setup_black) == sorted(game.setup_black)
 
 

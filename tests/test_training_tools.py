@@ -104,10 +104,12 @@ def test_value_targets_are_for_the_player_to_move(data):
             assert target == (1.0 if color == game.winner else -1.0)
             assert planes[features.NUM_VALUE_PLANES - 1].all() == (color == BLACK)
     assert not maker.eligible(next(g for g in read_games(data) if g.winner is None))
+    on_time = next(g for g in read_games(data) if g.result.upper().startswith(("B+T", "W+T")))
+    assert on_time.winner and not maker.eligible(on_time)
 
 
 def test_late_value_examples_come_from_the_end_of_each_game(data):
-    game = next(g for g in read_games(data / "tygem-9d-2016-11.sgfs.gz") if g.winner)
+    game = next(g for g in read_games(data / "tygem-9d-2016-11.sgfs.gz") if g.won_on_the_board)
     n = len(game.moves)
     assert ValueExamples().eligible(game) == list(range(n))
     late = ValueExamples(0.7).eligible(game)
@@ -178,7 +180,7 @@ def test_value_training_from_policy_and_eval(data, tmp_path, capsys):
     tool("eval_value").main([f"--weights={weights}", f"--sgf={data}", "--limit=0"])
     last = capsys.readouterr().out.strip().splitlines()[-1]
     assert last.startswith("mse=") and last.endswith("positions=" + str(sum(
-        1 for g in read_games(data) if g.winner)))
+        1 for g in read_games(data) if g.won_on_the_board)))
 
 
 def test_sigterm_writes_checkpoint_and_stops(data, tmp_path, monkeypatch):

@@ -2,7 +2,8 @@
 """Mean squared error of a value network on game outcomes, one sampled position per game.
 
 The position of each game is drawn with a fixed seed, the target is +1 if the
-player to move won and -1 otherwise (games without a winner are skipped);
+player to move won and -1 otherwise (games without a winner, or won on time
+or by forfeit, are skipped);
 predicting 0 everywhere scores 1.0. Defaults to held-out games. The last line
 is exactly `mse=0.XXXX positions=N`.
 """

@@ -17,6 +17,7 @@ given (the speed is the same). Run it niced while training uses the cores:
     nice -n 10 .venv/bin/python tools/bench_search.py --seconds 5
     nice -n 10 .venv/bin/python tools/bench_search.py --size 9 --filters 8 --layers 3 --splits 1x1,2x1
     nice -n 10 .venv/bin/python tools/bench_search.py --no-networks --splits 1x1,2x1
+    .venv/bin/python tools/bench_search.py --splits 1x1 --max-expand-threshold 40  # fixed n_thr
 """
 
 import argparse
@@ -76,7 +77,7 @@ def bench(split, game, color, policy, value, args):
         torch.set_num_threads(net_threads)
     config = SearchConfig(sim_threads=sim_threads, net_threads=net_threads,
                           mixing=args.mixing, expand_threshold=args.expand_threshold,
-                          batch_size=args.batch)
+                          max_expand_threshold=args.max_expand_threshold, batch_size=args.batch)
     search = Search(policy, value, config=config)
     try:
         search.set_position(game, color)
@@ -133,7 +134,10 @@ def main(argv=None):
     p.add_argument('--no-networks', action='store_true', help='rollouts and tree priors only')
     p.add_argument('--fp32', action='store_true', help='no bf16 autocast')
     p.add_argument('--mixing', type=float, default=0.5)
-    p.add_argument('--expand-threshold', type=int, default=40)
+    p.add_argument('--expand-threshold', type=int, default=40,
+                   help='n_thr, and the floor of its adaptation')
+    p.add_argument('--max-expand-threshold', type=int, default=SearchConfig.max_expand_threshold,
+                   help='ceiling of the adaptive n_thr; equal to --expand-threshold: fixed n_thr')
     p.add_argument('--batch', type=int, default=16)
     args = p.parse_args(argv)
 

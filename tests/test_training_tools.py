@@ -6,6 +6,7 @@ import gzip
 import importlib.util
 import os
 import random
+import re
 import signal
 
 import numpy as np
@@ -178,9 +179,11 @@ def test_value_training_from_policy_and_eval(data, tmp_path, capsys):
     run_trainer("train_value", train_args(data, tmp_path, "value", f"--export={weights}"))
     capsys.readouterr()
     tool("eval_value").main([f"--weights={weights}", f"--sgf={data}", "--limit=0"])
-    last = capsys.readouterr().out.strip().splitlines()[-1]
-    assert last.startswith("mse=") and last.endswith("positions=" + str(sum(
-        1 for g in read_games(data) if g.won_on_the_board)))
+    lines = capsys.readouterr().out.strip().splitlines()
+    games = sum(1 for g in read_games(data) if g.won_on_the_board)
+    assert lines[-1].startswith("mse=") and lines[-1].endswith(f"positions={games}")
+    phases = [re.search(r": mse=[\d.]+ positions=(\d+)$", line) for line in lines[-4:-1]]
+    assert all(phases) and sum(int(m.group(1)) for m in phases) == games
 
 
 def test_sigterm_writes_checkpoint_and_stops(data, tmp_path, monkeypatch):

@@ -4,8 +4,10 @@
 The position of each game is drawn with a fixed seed, the target is +1 if the
 player to move won and -1 otherwise (games without a winner, or won on time
 or by forfeit, are skipped);
-predicting 0 everywhere scores 1.0. Defaults to held-out games. The last line
-is exactly `mse=0.XXXX positions=N`.
+predicting 0 everywhere scores 1.0. Defaults to held-out games. The MSE is
+also given for each third of the game (the outcome of an opening position is
+nearly a coin toss, an endgame one mostly decided). The last line is exactly
+`mse=0.XXXX positions=N`.
 """
 
 import os
@@ -15,38 +17,56 @@ sys.path.insert(0, os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
 
 import numpy as np  # noqa: E402
 
-from goengine.sampler import ValueExamples, sample_examples  # noqa: E402
+from goengine.sampler import ValueExamples, game_examples  # noqa: E402
 from goengine.sgffile import read_games  # noqa: E402
 
 import evaluation  # noqa: E402  (tools/evaluation.py, beside this file)
 
-GAMES_PER_PASS = 512  # games whose planes are held in memory at once
+BATCH = 256
+PHASES = ("opening (first third of the game)", "middle game (second third)",
+          "endgame (last third)")
+
+
+def sampled_example(maker, game, rng):
+    """(planes, target, phase 0/1/2) at one random eligible move of `game`, or None."""
+    eligible = maker.eligible(game)
+    if not eligible:
+        return None
+    pick = int(rng.choice(eligible))
+    examples = game_examples(maker, game, [pick], [0])
+    if not examples:   # the record broke before that move
+        return None
+    planes, target = examples[0]
+    return planes, target, min(2, 3 * pick // len(game.moves))
 
 
 def main(argv=None):
     args = evaluation.parse_args(__doc__, "value", 2000, argv, lambda parser: parser.add_argument(
         "--seed", type=int, default=0, help="chooses the position of each game"))
     model, evaluator = evaluation.load_evaluator(args, "value")
-    rng = np.random.default_rng(args.seed)
-    errors, games, squared, total = [], [], 0.0, 0
+    maker, rng = ValueExamples(), np.random.default_rng(args.seed)
+    squared, count = np.zeros(len(PHASES)), np.zeros(len(PHASES), int)
+    errors, batch = [], []
 
     def flush():
-        nonlocal squared, total
-        planes, targets = sample_examples(ValueExamples(), games, 1, rng, symmetries=False)
-        for i in range(0, len(targets), 256):
-            values = evaluator.value(planes[i:i + 256])
-            squared += float(((values - targets[i:i + 256]) ** 2).sum())
-        total += len(targets)
-        games.clear()
+        values = evaluator.value(np.stack([planes for planes, _, _ in batch]))
+        for value, (_, target, phase) in zip(values, batch):
+            squared[phase] += (float(value) - target) ** 2
+            count[phase] += 1
+        batch.clear()
 
     for game in read_games(args.sgf, errors=errors, limit=args.limit or None):
-        if game.size == model.board_size:
-            games.append(game)
-            if len(games) == GAMES_PER_PASS:
+        example = sampled_example(maker, game, rng) if game.size == model.board_size else None
+        if example:
+            batch.append(example)
+            if len(batch) == BATCH:
                 flush()
-    flush()
+    if batch:
+        flush()
     print(f"{len(errors)} broken records skipped", file=sys.stderr)
-    print(f"mse={squared / max(1, total):.4f} positions={total}")
+    for name, sq, n in zip(PHASES, squared, count):
+        print(f"{name}: mse={sq / max(1, n):.4f} positions={n}")
+    print(f"mse={squared.sum() / max(1, count.sum()):.4f} positions={count.sum()}")
 
 
 if __name__ == "__main__":

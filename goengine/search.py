@@ -158,10 +158,12 @@ class Search:
 
     # -- thinking -----------------------------------------------------------
 
-    def run(self, seconds=None, max_sims=None, interrupt=None, report=None, interval=1.0):
+    def run(self, seconds=None, max_sims=None, interrupt=None, report=None, interval=1.0,
+            stop_when_decided=False):
         """Search until `seconds` pass, `max_sims` simulations are done or
         `interrupt.wait()` says stop (whichever comes first). report(infos) is
-        called about every `interval` seconds and once at the end."""
+        called about every `interval` seconds and once at the end.
+        stop_when_decided: also stop once the move to play is settled (see decided)."""
         start = time.monotonic()
         deadline = start + seconds if seconds is not None else math.inf
         self._wait_for_root_priors(start, deadline)
@@ -183,8 +185,12 @@ class Search:
                 if now >= next_report:
                     report(self.infos())
                     next_report = now + interval
-                if control is not None and now >= next_adapt:
-                    control.update()
+                if now >= next_adapt:
+                    if control is not None:
+                        control.update()
+                    if stop_when_decided and self.decided(self.tree.sims_done - before,
+                                                          now - start, deadline - now, max_sims):
+                        break
                     next_adapt = now + self.ADAPT_PERIOD
                 wait = min(deadline, next_report, now + 0.02) - now
                 if interrupt is not None:
@@ -200,7 +206,23 @@ class Search:
         if report is not None:
             report(self.infos())
 
-    ADAPT_PERIOD = 0.1   # seconds between n_thr adjustments
+    ADAPT_PERIOD = 0.1   # seconds between n_thr adjustments and decided() checks
+
+    def decided(self, sims, elapsed, time_left, max_sims=None):
+        """True when no other root move can catch up with the most visited one:
+        its lead is larger than all the simulations the rest of the budget
+        would bring at the rate seen so far (`sims` in `elapsed` seconds). The
+        move played is then already fixed, and the time is saved for the clock
+        (Leela Zero stops its search the same way)."""
+        if elapsed < self.ADAPT_PERIOD or sims <= 0:
+            return False
+        left = sims / elapsed * time_left
+        if max_sims:
+            left = min(left, max_sims - sims)
+        c = self.tree.children()
+        visits = sorted((int(n) for n, barred in zip(c['n_r'], c['forbidden']) if not barred),
+                        reverse=True) + [0, 0]
+        return visits[0] > visits[1] + left
 
     def _threshold_control(self):
         """A ThresholdControl when a policy network serves this board, else None."""
@@ -320,7 +342,8 @@ class MCTSPlayer(Player):
             return PASS
         reused = self.search.set_position(game, color, cleanup)
         seconds = max(0.01, budget - (time.monotonic() - start))
-        self.search.run(seconds, self.max_playouts or None, report=report, interval=interval)
+        self.search.run(seconds, self.max_playouts or None, report=report, interval=interval,
+                        stop_when_decided=True)
         self._note(game, reused, time.monotonic() - start)
         self._report_network_error()
         if self._should_resign(game):

@@ -130,6 +130,33 @@ def test_rollouts_alone_find_the_capture():
         assert search.stats()['rollouts'] == 3000 and search.stats()['value_backups'] == 0
 
 
+def test_a_decided_search_stops_early_with_the_same_move():
+    # One thread and a seed make the search deterministic, so the early stop
+    # sees a prefix of the full search's simulations: it must end on the move
+    # the full search plays, and sooner.
+    for seed in (0, 1):
+        searches = []
+        for early in (False, True):
+            search = Search(config=SearchConfig(mixing=1.0, expand_threshold=5, sim_threads=1,
+                                                seed=seed))
+            search.set_position(atari_game(), BLACK)
+            search.run(seconds=30.0, max_sims=3000, stop_when_decided=early)
+            searches.append(search)
+        full, early = searches
+        assert full.last_sims == 3000 and early.last_sims < 3000
+        assert early.best_move() == full.best_move() == gtp('g5')[0]
+
+
+def test_genmove_saves_time_when_the_move_is_clear():
+    player = MCTSPlayer(config=SearchConfig(mixing=1.0, expand_threshold=5), resign_threshold=0)
+    game = atari_game()
+    start = time.monotonic()
+    move = player.genmove(game, BLACK, 4.0)
+    elapsed = time.monotonic() - start
+    player.close()
+    assert move == gtp('g5')[0] and elapsed < 3.5, elapsed
+
+
 def test_tree_reuse_keeps_the_subtree():
     game = GameState(9, 7.5)
     search = Search(config=SearchConfig(mixing=1.0, expand_threshold=3))
@@ -318,7 +345,7 @@ def test_a_failing_network_does_not_stall_the_search():
                         log=logged.append)
     player.direct = None
     try:
-        game = atari_game()
+        game = GameState(9, 7.5)     # an open position: the search cannot stop early
         move = player.genmove(game, BLACK, 0.5)
         assert game.board.is_legal(move, BLACK)
         assert player.search.stats()['expansions'] > 10      # the queue cap was not eaten up

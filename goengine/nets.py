@@ -212,6 +212,62 @@ def fold_batch_norm(model):
     return folded.float().eval()
 
 
+@torch.no_grad()
+def unfold_batch_norm(model, planes, batch=128):
+    """A batch_norm=True model computing what the plain `model` computes: the inverse of folding.
+
+    A shipped network has its BN folded away, so training cannot simply go
+    on from it. Here each conv's output (bias removed) is measured on
+    `planes` (N, C, s, s) of real positions; BN then gets those statistics as
+    running mean/var, gamma = their std and beta = bias + mean. Eval mode is
+    exact, train mode on batches like `planes` nearly so, and gamma/beta come
+    back as the folded run had learned them. Each filter is rescaled to He
+    initialisation's norm (BN ignores the scale; it sets the step size).
+    """
+    plain = fold_batch_norm(model).float()
+    blocks = [m for m in plain.modules() if isinstance(m, ConvBlock)]
+    sums = [0.0] * len(blocks)
+    squares = [0.0] * len(blocks)
+
+    def record(i):
+        def hook(conv, inputs, output):
+            z = output - conv.bias.view(1, -1, 1, 1)
+            sums[i] = sums[i] + z.double().sum((0, 2, 3))
+            squares[i] = squares[i] + (z.double() ** 2).sum((0, 2, 3))
+        return hook
+
+    handles = [b.conv.register_forward_hook(record(i)) for i, b in enumerate(blocks)]
+    try:
+        for start in range(0, len(planes), batch):
+            plain(torch.from_numpy(np.asarray(planes[start:start + batch])).float())
+    finally:
+        for h in handles:
+            h.remove()
+    count = len(planes) * plain.board_size ** 2
+    if count == 0:
+        raise ValueError('unfold_batch_norm needs at least one position')
+
+    unfolded = type(plain)(**dict(plain.arch, batch_norm=True))
+    state = unfolded.state_dict()
+    state.update({k: v for k, v in plain.state_dict().items() if k in state})
+    names = [n for n, m in plain.named_modules() if isinstance(m, ConvBlock)]
+    for i, (name, block) in enumerate(zip(names, blocks)):
+        weight, bias = block.conv.weight, block.conv.bias
+        mean = (sums[i] / count).float()
+        var = (squares[i] / count).float() - mean ** 2
+        var = var.clamp(min=0.0)
+        norm = weight.flatten(1).norm(dim=1).clamp(min=1e-12)
+        scale = (2.0 ** 0.5) / norm  # He init: each filter's norm is sqrt(2)
+        eps = unfolded.get_submodule(name).bn.eps
+        state[f'{name}.conv.weight'] = weight * scale.view(-1, 1, 1, 1)
+        state[f'{name}.bn.running_mean'] = mean * scale
+        state[f'{name}.bn.running_var'] = var * scale ** 2
+        state[f'{name}.bn.weight'] = torch.sqrt(var * scale ** 2 + eps) / scale
+        state[f'{name}.bn.bias'] = bias + mean
+    unfolded.load_state_dict(state)
+    return unfolded.train()
+
+
 def init_value_from_policy(value_net, policy_net):
     """Copy a policy net's trunk (its first layers-1 convs) into a value net, in place.
 

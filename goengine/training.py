@@ -60,6 +60,10 @@ def add_arguments(parser, lr, batch_size, positions_per_game, run_dir):
     a = parser.add_argument
     a("--run-dir", default=run_dir, help="checkpoint, log.csv, plot.png and train.log go here")
     a("--resume", action="store_true", help="continue from RUN_DIR/checkpoint.pt")
+    a("--init-weights", metavar="PATH", help="start a new run from a network file such as "
+      "the shipped weights/sl.pt: its folded BN is put back with statistics measured on "
+      "training positions, and its positions_seen carries over (use another --seed than "
+      "the run that made it, or the data repeats)")
     a("--export", metavar="PATH", help="write the BN-folded fp16 network of RUN_DIR's "
       "checkpoint to PATH (with its validation score) and exit")
     a("--data-dir", default=DATA_DIR, help="folder of tygem-9d-*.sgfs.gz game collections")
@@ -260,8 +264,7 @@ class Trainer:
         else:
             self.model = self.task.build_model(a)
         self.model.train()
-        self.optimizer = torch.optim.SGD(self.model.parameters(), lr=a.lr, momentum=a.momentum,
-                                         nesterov=True, weight_decay=a.weight_decay)
+        self.optimizer = self.make_optimizer()
         self.positions_seen, self.stream_position, self.wallclock_before = 0, (0, 0, 0), 0.0
         self.stream_config = dict(batch_size=a.batch_size, positions_per_game=a.positions_per_game,
                                   seed=a.seed)
@@ -278,6 +281,31 @@ class Trainer:
             random.setstate(state["rng"]["python"])
         self.started = time.monotonic()
         self.last_checkpoint = time.monotonic()
+
+    def make_optimizer(self):
+        a = self.args
+        return torch.optim.SGD(self.model.parameters(), lr=a.lr, momentum=a.momentum,
+                               nesterov=True, weight_decay=a.weight_decay)
+
+    def start_from_weights(self, store, positions=1024):
+        """Replace the fresh model by the --init-weights network, BN put back (nets.unfold_batch_norm)."""
+        a = self.args
+        try:
+            plain = nets.load_network(a.init_weights, kind=self.task.kind)
+        except nets.NetworkLoadError as exc:
+            raise SystemExit(str(exc)) from None
+        ours = dict(self.model.arch, batch_norm=False)
+        if dict(plain.arch, batch_norm=False) != ours:
+            raise SystemExit(f"{a.init_weights}: architecture {plain.arch} differs from this "
+                             f"run's {ours} (set --filters/--layers to match)")
+        stream = BatchStream(store, self.task.examples, **self.stream_config)
+        planes, _ = stream.chunk(10**6 + 1, 0)  # an epoch training never reaches
+        self.model = nets.unfold_batch_norm(plain, planes[:positions])
+        self.optimizer = self.make_optimizer()
+        self.positions_seen = int(plain.extra.get("positions_seen", 0))
+        self.log(f"initialised from {a.init_weights} ({plain.extra}); BN statistics from "
+                 f"{min(positions, len(planes))} training positions; counting from "
+                 f"{self.positions_seen} positions")
 
     def measure(self, stream):
         """Pipeline and training-step throughput (positions/s); the step runs on a copy."""
@@ -353,6 +381,8 @@ class Trainer:
         val = self.validation_set()
         store = load_split("train", a.data_dir, a.cache_dir, log=self.log)
         self.log(f"training games: {len(store)} ({store.num_moves} moves)")
+        if a.init_weights and not a.resume:
+            self.start_from_weights(store)
         batches = self.batches(store)
         old_handlers = self.handle_signals()
         bar = None

@@ -9,7 +9,7 @@ import torch
 from goengine.nets import (
     FORMAT, FORMAT_VERSION, NetworkEvaluator, NetworkLoadError, PolicyNet, ValueNet,
     fold_batch_norm, init_value_from_policy, load_network, save_network,
-    softmax_with_temperature,
+    softmax_with_temperature, unfold_batch_norm,
 )
 
 torch.set_num_threads(1)  # the machine is shared; tiny nets do not need more
@@ -152,6 +152,31 @@ def test_fold_uses_running_stats_after_training():
     assert net.training
     with torch.no_grad():
         assert torch.allclose(net.eval()(x), folded(x), atol=1e-4, rtol=1e-4)
+
+
+@pytest.mark.parametrize('cls,planes', [(PolicyNet, 48), (ValueNet, 49)])
+def test_unfold_batch_norm_is_the_inverse_of_folding(cls, planes):
+    torch.manual_seed(0)
+    shipped = fold_batch_norm(randomise_batch_norm(cls(batch_norm=True, **SMALL)))
+    x = random_planes(16, planes, seed=3)
+    unfolded = unfold_batch_norm(shipped, x)
+    assert unfolded.batch_norm and unfolded.training
+    with torch.no_grad():
+        expected = shipped(as_tensor(x))
+        # training mode on the measuring batch: batch statistics = the stored ones
+        assert torch.allclose(unfolded(as_tensor(x)), expected, atol=1e-3, rtol=1e-3)
+        unfolded.eval()
+        other = as_tensor(random_planes(4, planes, seed=4))
+        assert torch.allclose(unfolded(other), shipped(other), atol=1e-4, rtol=1e-4)
+        assert torch.allclose(fold_batch_norm(unfolded)(other), shipped(other), atol=1e-4, rtol=1e-4)
+    for block in unfolded.trunk:  # every filter at He initialisation's norm
+        norms = block.conv.weight.flatten(1).norm(dim=1)
+        assert torch.allclose(norms, torch.full_like(norms, 2 ** 0.5), atol=1e-5)
+
+
+def test_unfold_batch_norm_needs_positions():
+    with pytest.raises(ValueError):
+        unfold_batch_norm(PolicyNet(**SMALL), random_planes(0, 48))
 
 
 # ---------------------------------------------------------------- value transfer

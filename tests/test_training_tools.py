@@ -167,6 +167,29 @@ def test_policy_training_resumes_exactly_exports_and_evaluates(data, tmp_path, c
     assert last.startswith("top1=0.") and " top5=" in last and last.endswith("positions=150")
 
 
+def test_policy_training_starts_from_a_shipped_network(data, tmp_path):
+    run_trainer("train_policy", train_args(data, tmp_path, "first", "--max-positions=32"))
+    shipped = tmp_path / "shipped.pt"
+    run_trainer("train_policy", train_args(data, tmp_path, "first", f"--export={shipped}"))
+    start = nets.load_network(shipped)
+
+    trainer = training.Trainer(tool("train_policy").PolicyTask(), tool("train_policy").parse_args(
+        train_args(data, tmp_path, "second", f"--init-weights={shipped}", "--seed=2")))
+    trainer.build()
+    trainer.start_from_weights(load_split("train", str(data), f"{data}-cache"))
+    assert trainer.positions_seen == 32  # the curve continues where the file's run stopped
+    x = torch.from_numpy(features.policy_planes(Board(19, 6.5))[None]).float()
+    with torch.no_grad():
+        assert torch.allclose(trainer.model.eval()(x), start(x), atol=1e-3)
+
+    wrong = train_args(data, tmp_path, "third", f"--init-weights={shipped}", "--max-positions=16")
+    with pytest.raises(SystemExit, match="architecture"):
+        run_trainer("train_policy", [a for a in wrong if a != "--layers=2"] + ["--layers=3"])
+    with pytest.raises(SystemExit, match="no such file"):
+        run_trainer("train_policy", train_args(data, tmp_path, "fourth",
+                                               f"--init-weights={tmp_path / 'none.pt'}"))
+
+
 def test_value_training_from_policy_and_eval(data, tmp_path, capsys):
     run_trainer("train_policy", train_args(data, tmp_path, "policy", "--max-positions=16"))
     run_trainer("train_value", train_args(

@@ -62,8 +62,9 @@ def build_parser():
                    help='value network file (default: value.pt beside the --weights file, '
                         'if there is one); without one the search uses rollouts alone')
     p.add_argument('--rollout-weights', metavar='FILE',
-                   help='rollout and tree policy file for the search (default: '
-                        'weights/rollout.weights if present, else uniform random rollouts)')
+                   help='rollout and tree policy file for the search and for judging dead '
+                        'stones (default: weights/rollout.weights if present, else uniform '
+                        'random rollouts)')
     p.add_argument('--threads', type=nonnegative_int, default=None, metavar='N',
                    help='CPU threads for network inference (default: all available cores)')
     p.add_argument('--playouts', '--visits', dest='playouts', type=nonnegative_int,
@@ -144,12 +145,13 @@ def main(argv=None):
     value_weights = resolve(args.value_weights) if args.value_weights else None
     if value_weights is None and str(weights).lower() != 'none':
         value_weights = value_weights_beside(weights)
+    rollout = resolve(args.rollout_weights) if args.rollout_weights else None
     try:
         if str(weights).lower() == 'none' or args.policy_only:
             engine_player = player.load_player(weights, value_weights,
                                                args.threads, args.resign_threshold, log=log)
+            engine_player.score_rollout = search.load_rollout(rollout)   # for dead stones
         else:
-            rollout = resolve(args.rollout_weights) if args.rollout_weights else None
             engine_player = search.load_player(weights, value_weights, args.threads,
                                                args.resign_threshold, log=log,
                                                rollout_weights=rollout)

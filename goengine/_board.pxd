@@ -55,6 +55,7 @@ cdef bint is_ladder_capture(const BoardState* b, int p, int c) noexcept nogil
 cdef bint is_ladder_escape(const BoardState* b, int p, int c) noexcept nogil
 cdef void area_owner(const BoardState* b, int8_t* owner) noexcept nogil
 cdef void area_counts(const BoardState* b, int* black, int* white) noexcept nogil
+cdef void add_area_owner(const BoardState* b, double* total) noexcept nogil
 cdef bint is_ko_capture(const BoardState* b, int p, int c) noexcept nogil
 cdef int play_random_move(BoardState* b, uint64_t* rng) noexcept nogil
 cdef int random_playout(BoardState* b, uint64_t* rng, int max_moves) noexcept nogil

@@ -603,6 +603,21 @@ cdef void area_owner(const BoardState* b, int8_t* owner) noexcept nogil:
                 owner[region[i]] = reach
 
 
+cdef void add_area_owner(const BoardState* b, double* total) noexcept nogil:
+    """total[row * size + col] += 1 where Black owns the point, -= 1 where White
+    does (area_owner): one playout's share of an ownership estimate."""
+    cdef int8_t owner[MAX_POINTS]
+    cdef int row, col, p, n = b.size
+    area_owner(b, owner)
+    for row in range(n):
+        for col in range(n):
+            p = point_of(b, row, col)
+            if owner[p] == BLACK:
+                total[row * n + col] += 1
+            elif owner[p] == WHITE:
+                total[row * n + col] -= 1
+
+
 cdef void area_counts(const BoardState* b, int* black, int* white) noexcept nogil:
     """Tromp-Taylor area: stones plus empty regions that reach only one colour."""
     cdef int p
@@ -976,27 +991,19 @@ cdef class Board:
         """
         cdef uint64_t rng = <uint64_t>seed * <uint64_t>0x9E3779B97F4A7C15 + 1
         cdef BoardState* scratch = <BoardState*>malloc(sizeof(BoardState))
-        cdef int8_t owner[MAX_POINTS]
-        cdef int i, p, n = self.st.size, row, col
+        cdef int i, n = self.st.size
         if scratch == NULL:
             raise MemoryError()
-        total = np.zeros((n, n), dtype=np.float64)
-        cdef double[:, :] view = total
+        total = np.zeros(n * n, dtype=np.float64)
+        cdef double[:] view = total
         with nogil:
             for i in range(playouts):
                 copy_state(scratch, &self.st)
                 scratch.passes = 0          # play on even after the game ended
                 random_playout(scratch, &rng, max_moves)
-                area_owner(scratch, owner)
-                for row in range(n):
-                    for col in range(n):
-                        p = point_of(scratch, row, col)
-                        if owner[p] == BLACK:
-                            view[row, col] += 1
-                        elif owner[p] == WHITE:
-                            view[row, col] -= 1
+                add_area_owner(scratch, &view[0])
         free(scratch)
-        return total / max(1, playouts)
+        return total.reshape(n, n) / max(1, playouts)
 
     def time_copy_and_play(self, move, int repeat=100000):
         """Seconds per C-level copy of this position plus one legal move:

@@ -26,7 +26,7 @@ import numpy as np
 
 from goengine._board cimport (
     Board, BoardState, EMPTY, BLACK, WHITE, BORDER, PASS_POINT, MAX_POINTS, MAX_STRIDE,
-    copy_state, is_legal, libs_after_move, area_counts, point_of,
+    copy_state, is_legal, libs_after_move, area_counts, add_area_owner, point_of,
 )
 from goengine._patterns cimport (
     PatternBoard, pb_init, pb_play, key3_of, mover_key3, key3_forbidden,
@@ -812,6 +812,30 @@ cdef class RolloutPolicy:
             moves.append(-1 if p == PASS_POINT else _move_index(&st, p))
         free(record)
         return _score(&st, board.komi, player), moves
+
+    def ownership(self, Board board, int playouts=400, seed=0):
+        """Mean final owner of every point over rollouts of this policy from
+        board, played on even after two passes: +1 black, -1 white; a
+        (size, size) float array indexed [row, col].
+
+        Like Board.ownership, but the trained policy answers ataris and
+        captures as players do, where light playouts let groups live or die
+        at random: the dead-stone estimate of goengine.scoring."""
+        cdef BoardState* st = <BoardState*>malloc(sizeof(BoardState))
+        cdef uint64_t rng = _seed(seed)
+        cdef int i, n = board.st.size
+        if st == NULL:
+            raise MemoryError()
+        total = np.zeros(n * n, dtype=np.float64)
+        cdef double[:] view = total
+        with nogil:
+            for i in range(playouts):
+                copy_state(st, &board.st)
+                st.passes = 0
+                _play_out(self.model, st, &rng, NULL, NULL)
+                add_area_owner(st, &view[0])
+        free(st)
+        return total.reshape(n, n) / max(1, playouts)
 
     def _sampler_weights(self, Board board, int moves, seed=None):
         """(the rollout sampler's normalised weights for the player to move,

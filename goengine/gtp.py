@@ -673,7 +673,7 @@ class GtpEngine:
         board = self.game.board
         key = (board.hash, board.size, self.game.komi)
         if self._score_cache is None or self._score_cache[0] != key:
-            dead = scoring.dead_stones(board, self.score_playouts)
+            dead = scoring.dead_stones(board, self.score_playouts, rollout=self.player.score_rollout)
             self._score_cache = (key, scoring.final_score(board, dead), dead)
         return self._score_cache[1], self._score_cache[2]
 

@@ -63,6 +63,7 @@ class Player:
     resign_threshold = 0.0     # win rate under which to resign; 0 never resigns
     max_playouts = None        # search limit in playouts (--playouts); None: time only
     score_playouts = scoring.DEFAULT_PLAYOUTS
+    score_rollout = None       # RolloutPolicy whose playouts judge dead stones; None: light ones
 
     # -- what a searching engine will override ---------------------------
 
@@ -148,7 +149,8 @@ class Player:
         last = game.last_move
         if last is None or last[1] != PASS or last[0] == color:
             return False
-        score = scoring.final_score(game.board, playouts=self.score_playouts)
+        score = scoring.final_score(game.board, playouts=self.score_playouts,
+                                    rollout=self.score_rollout)
         return scoring.winner(score) == color
 
     def should_resign(self, game, color):

@@ -1,11 +1,13 @@
 """End-of-game scoring for final_score / final_status_list.
 
 Honest scope: this is a heuristic, not GNU Go's life-and-death reader.
-Dead stones are guessed from Monte-Carlo ownership: light playouts (random
-moves that fill no eyeish point of the mover and retake no ko; run in C by
-Board.ownership) are played to the end from the current position, and a
-chain whose points end up owned by the opponent in most of them is called
-dead. That is right for the clearly dead and clearly alive
+Dead stones are guessed from Monte-Carlo ownership: playouts are played to
+the end from the current position, and a chain whose points end up owned by
+the opponent in most of them is called dead. The playouts are those of the
+trained rollout policy when the caller has one (RolloutPolicy.ownership:
+it answers ataris and captures as players do), else light random moves that
+fill no eyeish point of the mover and retake no ko (Board.ownership);
+tools/scoring_vs_gnugo.py measures both against GNU Go. That is right for the clearly dead and clearly alive
 groups a finished game mostly has; it can misjudge seki (reported alive or
 dead, never 'seki') and unsettled fights. The score is then area scoring
 (Tromp-Taylor on the board with the dead stones removed) minus komi,
@@ -21,13 +23,19 @@ from goengine import BLACK, EMPTY, WHITE, Board
 DEFAULT_PLAYOUTS = 400
 
 
-def dead_stones(board, playouts=DEFAULT_PLAYOUTS, seed=0):
-    """Points of stones judged dead (see the module docstring), sorted."""
+def dead_stones(board, playouts=DEFAULT_PLAYOUTS, seed=0, rollout=None):
+    """Points of stones judged dead (see the module docstring), sorted.
+
+    rollout: a goengine.rollout.RolloutPolicy to play the playouts with
+    instead of light random moves."""
     stones = board.stones()
     size = board.size
     if not stones.any():
         return []
-    own = board.ownership(playouts, seed)
+    if rollout is not None:
+        own = rollout.ownership(board, playouts, seed)
+    else:
+        own = board.ownership(playouts, seed)
     dead, done = [], set()
     for r in range(size):
         for c in range(size):
@@ -44,13 +52,14 @@ def dead_stones(board, playouts=DEFAULT_PLAYOUTS, seed=0):
     return sorted(dead)
 
 
-def final_score(board, dead=None, playouts=DEFAULT_PLAYOUTS):
+def final_score(board, dead=None, playouts=DEFAULT_PLAYOUTS, rollout=None):
     """Black's area minus White's minus komi, after removing `dead` stones.
 
-    `dead` defaults to dead_stones(board). > 0 means Black wins.
+    `dead` defaults to dead_stones(board, playouts, rollout=rollout). > 0
+    means Black wins.
     """
     if dead is None:
-        dead = dead_stones(board, playouts)
+        dead = dead_stones(board, playouts, rollout=rollout)
     dead = set(dead)
     stones = board.stones()
     size = board.size

@@ -354,6 +354,38 @@ def test_final_status_list_on_a_finished_game():
     fail(e, 'final_status_list undead', 'syntax error')
 
 
+class FixedOwnership:
+    """A stand-in rollout policy: Black owns columns A-E, White the rest."""
+    def __init__(self):
+        self.calls = 0
+
+    def ownership(self, board, playouts, seed):
+        self.calls += 1
+        own = np.full((board.size, board.size), -1.0)
+        own[:, :5] = 1.0
+        return own
+
+
+def test_scoring_uses_the_players_rollout_policy():
+    player = SimplePlayer(seed=1)
+    player.score_rollout = FixedOwnership()
+    e = make_engine(9, player=player)
+    play_all(e, ' '.join(f'B:e{i} W:f{i}' for i in range(1, 10)) + ' B:h5 W:b5')
+    assert ok(e, 'final_status_list dead').split() == ['B5', 'H5']
+    assert ok(e, 'final_score') == 'B+1.5'       # 45 - 36 - 7.5
+    assert player.score_rollout.calls == 1       # cached for the same position
+
+
+def test_search_player_scores_with_its_rollout_policy():
+    from goengine import rollout, search
+    player = search.load_player(None, rollout_weights=rollout.DEFAULT_PATH, log=lambda m: None)
+    try:
+        assert isinstance(player.score_rollout, rollout.RolloutPolicy)
+        assert player.score_rollout.weights().any()      # the trained file, not uniform()
+    finally:
+        player.close()
+
+
 # -- time -------------------------------------------------------------------
 
 def test_time_commands(e):

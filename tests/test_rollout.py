@@ -383,3 +383,25 @@ def test_candidate_features_list_every_legal_move(games):
     assert sorted(moves.tolist()) == board.legal_moves()
     assert feats.shape[1] >= 4
     assert np.all(feats[:, 0] >= 0) and np.all(feats < model.num_features)
+
+
+def test_ownership_from_rollouts_sees_a_dead_stone(policy):
+    # A wall down column E: A-E black, F-J white; the black stone at H5 is
+    # dead. Scoring asks after both passed, so the rollouts must play on.
+    # The areas are big and eyeless, so invasions live in some playouts;
+    # rollouts that answer ataris as players do are surer than light ones.
+    board = Board(9)
+    for row in range(9):
+        board.play(row * 9 + 4, BLACK)
+        board.play(row * 9 + 5, WHITE)
+    board.play(4 * 9 + 7, BLACK)
+    board.play(PASS, WHITE)
+    board.play(PASS, BLACK)
+    own = policy.ownership(board, 400, seed=3)
+    assert own.shape == (9, 9) and np.all(np.abs(own) <= 1)
+    assert own[4, 7] < -0.3                      # H5 ends up White's
+    assert np.all(own[:, :5] > 0) and np.all(own[:, 5:] < 0)
+    assert np.array_equal(own, policy.ownership(board, 400, seed=3))   # seeded
+    if policy.weights().any():                   # trained weights, not uniform()
+        light = board.ownership(400, seed=3)
+        assert own[4, 7] < light[4, 7]

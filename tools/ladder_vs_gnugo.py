@@ -31,8 +31,8 @@ COLOR_NAME = {BLACK: "black", WHITE: "white"}
 class GnuGo:
     """A GNU Go process spoken to over GTP."""
 
-    def __init__(self, path=GNUGO):
-        self.proc = subprocess.Popen([path, "--mode", "gtp", "--level", "0"], stdin=subprocess.PIPE,
+    def __init__(self, path=GNUGO, options=("--level", "0")):
+        self.proc = subprocess.Popen([path, "--mode", "gtp", *options], stdin=subprocess.PIPE,
                                      stdout=subprocess.PIPE, text=True, bufsize=1)
 
     def send(self, command):

@@ -258,10 +258,22 @@ def play_game(number, ours, opponent, ours_black, size, komi, max_moves, out_dir
     return result
 
 
+def our_rollout_policy():
+    """The rollout policy our engine judges dead stones with (loaded once)."""
+    global _ROLLOUT
+    if _ROLLOUT is None:
+        from goengine.search import load_rollout
+        _ROLLOUT = load_rollout()
+    return _ROLLOUT
+
+
+_ROLLOUT = None
+
+
 def score_game(game, result, scorer, log_path):
     """The scorer engine's area score decides; ours is recorded beside it
     (and decides only when there is no scorer or it fails)."""
-    result.our_score = scoring.final_score(game.board)
+    result.our_score = scoring.final_score(game.board, rollout=our_rollout_policy())
     if scorer:
         try:
             result.scorer_score = scorer_score(game, scorer, log_path)

@@ -1,0 +1,137 @@
+#!/usr/bin/env python3
+"""Check our end-of-game scoring against GNU Go and against the recorded results.
+
+For held-out games that ended by counting (RE[B+3.5], not resignation or
+time), the final position is scored three ways: by GNU Go
+(`final_status_list dead` and `final_score`, Chinese rules), and by
+goengine.scoring with each ownership estimate: light playouts
+(Board.ownership) and the trained rollout policy (RolloutPolicy.ownership).
+Reported for each: the share of stones whose dead/alive call equals GNU
+Go's, the positions where the whole dead set equals GNU Go's, and how often
+the area score names the recorded winner (the records were counted by
+territory, so a margin of a point or so may flip; GNU Go's own line shows
+how often that happens).
+
+    python tools/scoring_vs_gnugo.py [--games 100] [--sgf FILE] [--playouts 400]
+
+Last line: `stones_light=0.XXXX stones_rollout=0.XXXX games=N`.
+"""
+
+import argparse
+import random
+import sys
+import time
+from pathlib import Path
+
+sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
+sys.path.insert(0, str(Path(__file__).resolve().parent))
+from goengine import BLACK, coords, scoring  # noqa: E402
+from goengine.rollout import DEFAULT_PATH, RolloutPolicy  # noqa: E402
+from goengine.sgffile import SgfError, new_board, read_games  # noqa: E402
+from ladder_vs_gnugo import DEFAULT_SGF, GNUGO, GnuGo  # noqa: E402
+
+
+def counted(game):
+    """A game decided by counting: RE like B+3.5 (a number after the colour)."""
+    try:
+        float(game.result.strip()[2:])
+    except ValueError:
+        return False
+    return game.winner is not None
+
+
+def final_board(game):
+    board = new_board(game)
+    for color, move in game.moves:
+        board.play(move, color)
+    return board
+
+
+def counted_games(sgf_path, count, seed):
+    games = [g for g in read_games(sgf_path) if counted(g) and len(g.moves) > 100]
+    random.Random(seed).shuffle(games)
+    return games[:count]
+
+
+def gnugo_verdict(gnugo, board):
+    """(dead points, Black's area margin) from GNU Go for this position."""
+    gnugo.send(f"komi {board.komi}")
+    gnugo.set_position(board)
+    dead = set()
+    for vertex in gnugo.send("final_status_list dead").split():
+        dead.add(coords.from_gtp(vertex.lower(), board.size))
+    return dead, scoring_margin(gnugo.send("final_score"))
+
+
+def scoring_margin(text):
+    text = text.strip().upper()
+    if text in ("0", "DRAW"):
+        return 0.0
+    margin = float(text[2:])
+    return margin if text.startswith("B") else -margin
+
+
+def stones_of(board):
+    return [m for m in range(board.size * board.size) if board.color_at(m)]
+
+
+def compare(sgf_path, count, playouts=scoring.DEFAULT_PLAYOUTS, rollout_weights=DEFAULT_PATH,
+            seed=1, gnugo_path=GNUGO):
+    """Score the final boards of `count` counted games every way; the totals.
+
+    {"games", "stones", "gnugo_winner", "light": {...}, "rollout": {...}} where
+    each estimator has "stones" (agreeing with GNU Go), "exact" (positions
+    with GNU Go's dead set), "winner" (recorded winner named) and "seconds".
+    """
+    estimators = {"light": None, "rollout": RolloutPolicy.load(rollout_weights)}
+    totals = {name: dict(stones=0, exact=0, winner=0, seconds=0.0) for name in estimators}
+    totals.update(games=0, stones=0, gnugo_winner=0)
+    gnugo = GnuGo(gnugo_path, ("--chinese-rules",))
+    try:
+        for game in counted_games(sgf_path, count, seed):
+            try:
+                board = final_board(game)
+            except SgfError:
+                continue
+            theirs, their_margin = gnugo_verdict(gnugo, board)
+            stones = stones_of(board)
+            totals["games"] += 1
+            totals["stones"] += len(stones)
+            totals["gnugo_winner"] += scoring.winner(their_margin) == game.winner
+            for name, policy in estimators.items():
+                start = time.perf_counter()
+                dead = set(scoring.dead_stones(board, playouts, rollout=policy))
+                t = totals[name]
+                t["seconds"] += time.perf_counter() - start
+                t["stones"] += sum((m in dead) == (m in theirs) for m in stones)
+                t["exact"] += dead == theirs
+                t["winner"] += scoring.winner(scoring.final_score(board, dead)) == game.winner
+    finally:
+        gnugo.close()
+    return totals
+
+
+def main(argv=None):
+    parser = argparse.ArgumentParser(description=__doc__,
+                                     formatter_class=argparse.RawDescriptionHelpFormatter)
+    parser.add_argument("--games", type=int, default=100)
+    parser.add_argument("--sgf", default=str(DEFAULT_SGF))
+    parser.add_argument("--playouts", type=int, default=scoring.DEFAULT_PLAYOUTS)
+    parser.add_argument("--rollout-weights", default=DEFAULT_PATH)
+    parser.add_argument("--seed", type=int, default=1)
+    args = parser.parse_args(argv)
+    t = compare(args.sgf, args.games, args.playouts, args.rollout_weights, args.seed)
+    games, stones = t["games"], max(1, t["stones"])
+    print(f"{games} held-out games that ended by counting, {t['stones']} stones on their final boards")
+    print(f"GNU Go final_score names the recorded winner in {t['gnugo_winner']}/{games}")
+    for name in ("light", "rollout"):
+        e = t[name]
+        print(f"{name:8s}: stones agreeing with GNU Go {e['stones'] / stones:.4f}, "
+              f"same dead set {e['exact']}/{games}, recorded winner {e['winner']}/{games}, "
+              f"{1000 * e['seconds'] / max(1, games):.0f} ms a position ({args.playouts} playouts)")
+    print(f"stones_light={t['light']['stones'] / stones:.4f} "
+          f"stones_rollout={t['rollout']['stones'] / stones:.4f} games={games}")
+
+
+if __name__ == "__main__":
+    main()

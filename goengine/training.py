@@ -33,6 +33,21 @@ PIPELINE_MARGIN = 3.0
 MEASURE_SECONDS = 0.5  # minimum time spent timing training steps at startup
 
 
+def to_channels_last(model):
+    """NHWC weights, to match as_input."""
+    return model.to(memory_format=torch.channels_last)
+
+
+def as_input(planes):
+    """uint8 planes -> float NHWC (channels_last) tensor.
+
+    oneDNN's bf16 convolutions are faster in NHWC, forward and backward:
+    a k=192 BN policy step (batch 64, 2 Zen 4 threads) ran 87 positions/s
+    against 80 in NCHW, twice in one run (torch.compile gave 83)."""
+    x = torch.from_numpy(np.ascontiguousarray(planes)).float()
+    return x.contiguous(memory_format=torch.channels_last)
+
+
 class Task:
     """What one trainer supplies; see tools/train_policy.py and tools/train_value.py."""
     kind = ""             # "policy" or "value"
@@ -208,7 +223,7 @@ class Trainer:
 
     def step(self, model, optimizer, planes, targets):
         """One SGD step with bf16 autocast; returns the metric sums of the batch."""
-        x = torch.from_numpy(np.ascontiguousarray(planes)).float()
+        x = as_input(planes)
         y = torch.from_numpy(np.ascontiguousarray(targets))
         with torch.autocast("cpu", dtype=torch.bfloat16, enabled=not self.args.fp32):
             output = model(x)
@@ -224,7 +239,7 @@ class Trainer:
         model.eval()
         totals = dict.fromkeys(self.task.metrics, 0.0)
         for i in range(0, len(targets), batch):
-            x = torch.from_numpy(planes[i:i + batch]).float()
+            x = as_input(planes[i:i + batch])
             with torch.autocast("cpu", dtype=torch.bfloat16, enabled=not self.args.fp32):
                 output = model(x)
             _, sums = self.task.loss(output.float(), torch.from_numpy(targets[i:i + batch]))
@@ -263,7 +278,7 @@ class Trainer:
             self.model.load_state_dict(state["model"])
         else:
             self.model = self.task.build_model(a)
-        self.model.train()
+        self.model = to_channels_last(self.model).train()
         self.optimizer = self.make_optimizer()
         self.positions_seen, self.stream_position, self.wallclock_before = 0, (0, 0, 0), 0.0
         self.stream_config = dict(batch_size=a.batch_size, positions_per_game=a.positions_per_game,
@@ -300,7 +315,7 @@ class Trainer:
                              f"run's {ours} (set --filters/--layers to match)")
         stream = BatchStream(store, self.task.examples, **self.stream_config)
         planes, _ = stream.chunk(10**6 + 1, 0)  # an epoch training never reaches
-        self.model = nets.unfold_batch_norm(plain, planes[:positions])
+        self.model = to_channels_last(nets.unfold_batch_norm(plain, planes[:positions]))
         self.optimizer = self.make_optimizer()
         self.positions_seen = int(plain.extra.get("positions_seen", 0))
         self.log(f"initialised from {a.init_weights} ({plain.extra}); BN statistics from "

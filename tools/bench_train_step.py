@@ -1,0 +1,75 @@
+#!/usr/bin/env python3
+"""Training-step throughput of the SL policy, NCHW against channels_last (NHWC).
+
+The k=192 13-layer BN policy, bf16 autocast, SGD Nesterov, random planes;
+each layout is timed twice in one run (timings vary run to run, so compare
+the ratio). Pause any training run first: it shares the cores.
+
+    .venv/bin/python tools/bench_train_step.py [--steps 12] [--compile]
+"""
+
+import argparse
+import os
+import sys
+import time
+
+import numpy as np
+import torch
+import torch.nn.functional as F
+
+sys.path.insert(0, os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
+from goengine import nets  # noqa: E402
+
+
+def positions_per_second(channels_last, steps, batch=64, compiled=False, filters=192):
+    rng = np.random.default_rng(0)
+    planes = (rng.random((batch, nets.POLICY_PLANES, 19, 19)) < 0.2).astype(np.uint8)
+    moves = torch.from_numpy(rng.integers(0, 361, batch))
+    torch.manual_seed(0)
+    model = nets.PolicyNet(filters=filters, batch_norm=True).train()
+    if channels_last:
+        model = model.to(memory_format=torch.channels_last)
+    forward = torch.compile(model) if compiled else model
+    optimizer = torch.optim.SGD(model.parameters(), lr=1e-3, momentum=0.9, nesterov=True,
+                                weight_decay=1e-4)
+
+    def step():
+        x = torch.from_numpy(planes).float()
+        if channels_last:
+            x = x.contiguous(memory_format=torch.channels_last)
+        with torch.autocast("cpu", dtype=torch.bfloat16):
+            logits = forward(x)
+        loss = F.cross_entropy(logits.float(), moves)
+        optimizer.zero_grad(set_to_none=True)
+        loss.backward()
+        optimizer.step()
+
+    for _ in range(3):   # warm-up: the first steps pick kernels (and compile)
+        step()
+    start = time.perf_counter()
+    for _ in range(steps):
+        step()
+    return steps * batch / (time.perf_counter() - start)
+
+
+def main(argv=None):
+    parser = argparse.ArgumentParser(description=__doc__,
+                                     formatter_class=argparse.RawDescriptionHelpFormatter)
+    parser.add_argument("--steps", type=int, default=12)
+    parser.add_argument("--threads", type=int, default=2)
+    parser.add_argument("--filters", type=int, default=192)
+    parser.add_argument("--compile", action="store_true", help="also time torch.compile (NCHW)")
+    args = parser.parse_args(argv)
+    torch.set_num_threads(args.threads)
+    for repeat in (1, 2):
+        for channels_last in (False, True):
+            rate = positions_per_second(channels_last, args.steps, filters=args.filters)
+            print(f"run {repeat} {'channels_last' if channels_last else 'NCHW':13s} "
+                  f"{rate:6.1f} positions/s", flush=True)
+    if args.compile:
+        rate = positions_per_second(False, args.steps, compiled=True, filters=args.filters)
+        print(f"compiled NCHW {rate:6.1f} positions/s", flush=True)
+
+
+if __name__ == "__main__":
+    main()

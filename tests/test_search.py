@@ -344,10 +344,12 @@ def test_a_failing_network_does_not_stall_the_search():
                                                       max_pending_policy=2),
                         log=logged.append)
     player.direct = None
+    player.max_playouts = 1000       # a fixed amount of work, however busy the machine is
     try:
-        game = GameState(9, 7.5)     # an open position: the search cannot stop early
-        move = player.genmove(game, BLACK, 0.5)
+        game = GameState(9, 7.5)
+        move = player.genmove(game, BLACK, 30.0)   # a stalled search runs into this limit
         assert game.board.is_legal(move, BLACK)
+        assert player.search.last_sims >= 100              # it did not stall
         assert player.search.stats()['expansions'] > 10      # the queue cap was not eaten up
         assert any('RuntimeError: out of memory' in line for line in logged)
     finally:

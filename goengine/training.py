@@ -42,8 +42,8 @@ def as_input(planes):
     """uint8 planes -> float NHWC (channels_last) tensor.
 
     oneDNN's bf16 convolutions are faster in NHWC, forward and backward:
-    a k=192 BN policy step (batch 64, 2 Zen 4 threads) ran 87 positions/s
-    against 80 in NCHW, twice in one run (torch.compile gave 83)."""
+    a k=192 BN policy step (batch 64, 2 Zen 4 threads) runs 7-10 % faster than
+    in NCHW (tools/bench_train_step.py; figures in docs/TRAINING.md)."""
     x = torch.from_numpy(np.ascontiguousarray(planes)).float()
     return x.contiguous(memory_format=torch.channels_last)
 

@@ -133,17 +133,20 @@ def test_rollouts_alone_find_the_capture():
 def test_a_decided_search_stops_early_with_the_same_move():
     # One thread and a seed make the search deterministic, so the early stop
     # sees a prefix of the full search's simulations: it must end on the move
-    # the full search plays, and sooner.
+    # the full search plays, and sooner. The check runs every 0.1 s, so the
+    # budget must outlast several checks even on an idle machine (20,000
+    # simulations take about 1.2 s here; 3,000 took 0.18 s and never stopped).
+    budget = 20_000
     for seed in (0, 1):
         searches = []
         for early in (False, True):
             search = Search(config=SearchConfig(mixing=1.0, expand_threshold=5, sim_threads=1,
                                                 seed=seed))
             search.set_position(atari_game(), BLACK)
-            search.run(seconds=30.0, max_sims=3000, stop_when_decided=early)
+            search.run(seconds=60.0, max_sims=budget, stop_when_decided=early)
             searches.append(search)
         full, early = searches
-        assert full.last_sims == 3000 and early.last_sims < 3000
+        assert full.last_sims == budget and early.last_sims < budget
         assert early.best_move() == full.best_move() == gtp('g5')[0]
 
 

@@ -225,9 +225,9 @@ def unfold_batch_norm(model, planes, batch=128):
     initialisation's norm (BN ignores the scale; it sets the step size).
     """
     plain = fold_batch_norm(model).float()
-    blocks = [m for m in plain.modules() if isinstance(m, ConvBlock)]
-    sums = [0.0] * len(blocks)
-    squares = [0.0] * len(blocks)
+    named = [(n, m) for n, m in plain.named_modules() if isinstance(m, ConvBlock)]
+    sums = [0.0] * len(named)
+    squares = [0.0] * len(named)
 
     def record(i):
         def hook(conv, inputs, output):
@@ -236,7 +236,7 @@ def unfold_batch_norm(model, planes, batch=128):
             squares[i] = squares[i] + (z.double() ** 2).sum((0, 2, 3))
         return hook
 
-    handles = [b.conv.register_forward_hook(record(i)) for i, b in enumerate(blocks)]
+    handles = [b.conv.register_forward_hook(record(i)) for i, (_, b) in enumerate(named)]
     try:
         for start in range(0, len(planes), batch):
             plain(torch.from_numpy(np.asarray(planes[start:start + batch])).float())
@@ -250,8 +250,7 @@ def unfold_batch_norm(model, planes, batch=128):
     unfolded = type(plain)(**dict(plain.arch, batch_norm=True))
     state = unfolded.state_dict()
     state.update({k: v for k, v in plain.state_dict().items() if k in state})
-    names = [n for n, m in plain.named_modules() if isinstance(m, ConvBlock)]
-    for i, (name, block) in enumerate(zip(names, blocks)):
+    for i, (name, block) in enumerate(named):
         weight, bias = block.conv.weight, block.conv.bias
         mean = (sums[i] / count).float()
         var = (squares[i] / count).float() - mean ** 2

@@ -22,6 +22,7 @@ with a 95% Wilson score interval.
 
 import argparse
 import datetime
+import functools
 import math
 import re
 import shlex
@@ -258,16 +259,11 @@ def play_game(number, ours, opponent, ours_black, size, komi, max_moves, out_dir
     return result
 
 
+@functools.cache
 def our_rollout_policy():
     """The rollout policy our engine judges dead stones with (loaded once)."""
-    global _ROLLOUT
-    if _ROLLOUT is None:
-        from goengine.search import load_rollout
-        _ROLLOUT = load_rollout()
-    return _ROLLOUT
-
-
-_ROLLOUT = None
+    from goengine.search import load_rollout
+    return load_rollout()
 
 
 def score_game(game, result, scorer, log_path):

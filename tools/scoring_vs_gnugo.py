@@ -25,10 +25,11 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 sys.path.insert(0, str(Path(__file__).resolve().parent))
-from goengine import BLACK, coords, scoring  # noqa: E402
+from goengine import coords, scoring  # noqa: E402
 from goengine.rollout import DEFAULT_PATH, RolloutPolicy  # noqa: E402
 from goengine.sgffile import SgfError, new_board, read_games  # noqa: E402
 from ladder_vs_gnugo import DEFAULT_SGF, GNUGO, GnuGo  # noqa: E402
+from match import parse_score  # noqa: E402
 
 
 def counted(game):
@@ -60,15 +61,7 @@ def gnugo_verdict(gnugo, board):
     dead = set()
     for vertex in gnugo.send("final_status_list dead").split():
         dead.add(coords.from_gtp(vertex.lower(), board.size))
-    return dead, scoring_margin(gnugo.send("final_score"))
-
-
-def scoring_margin(text):
-    text = text.strip().upper()
-    if text in ("0", "DRAW"):
-        return 0.0
-    margin = float(text[2:])
-    return margin if text.startswith("B") else -margin
+    return dead, parse_score(gnugo.send("final_score"))
 
 
 def stones_of(board):

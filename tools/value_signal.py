@@ -40,7 +40,6 @@ from goengine import BLACK, features, nets, rollout  # noqa: E402
 from goengine.dataset import load_split  # noqa: E402
 from goengine.sgffile import SgfError, iter_positions  # noqa: E402
 
-KOMI_SIGN_NOTE = "margins are for the player to move; komi goes to White"
 PHASES = ((0.0, 1 / 3, "opening third"), (1 / 3, 2 / 3, "middle third"),
           (2 / 3, 1.01, "last third"))
 
@@ -50,10 +49,11 @@ def sample(store, count, seed, policy, playouts):
 
     Returns planes (N, 49, 19, 19) uint8, outcome (N,) +-1 for the player to
     move, final ownership (N, 19, 19) from the player to move's view, the
-    komi sign (+1 Black to move, -1 White) and the fraction of the game played.
+    colour sign (+1 Black to move, -1 White), the game's komi and the
+    fraction of the game played.
     """
     rng = np.random.default_rng(seed)
-    planes, outcome, owner, color_sign, played = [], [], [], [], []
+    planes, outcome, owner, color_sign, komi, played = [], [], [], [], [], []
     for i in rng.permutation(len(store)):
         if len(outcome) == count:
             break
@@ -74,14 +74,16 @@ def sample(store, count, seed, policy, playouts):
         outcome.append(1.0 if to_move == game.winner else -1.0)
         owner.append(ownership.astype(np.float32) * sign)
         color_sign.append(sign)
+        komi.append(game.komi)
         played.append(pick / len(game.moves))
     return dict(planes=np.stack(planes), y=torch.tensor(outcome), owner=torch.from_numpy(np.stack(owner)),
-                sign=torch.tensor(color_sign), played=torch.tensor(played))
+                sign=torch.tensor(color_sign), komi=torch.tensor(komi), played=torch.tensor(played))
 
 
-def margin(owner, sign, komi):
-    """Area margin for the player to move from (N, 19, 19) ownership in their view."""
-    return owner.sum((1, 2)) - komi * sign
+def margin(owner, data):
+    """Area margin for the player to move from (N, 19, 19) ownership in their view
+    (komi goes to White)."""
+    return owner.sum((1, 2)) - data["komi"] * data["sign"]
 
 
 def fit_squash(margins, y):
@@ -161,13 +163,12 @@ def main(argv=None):
     train = sample(load_split("train"), args.train_positions, 7, policy,
                    args.playouts)
     print(f"{len(train['y'])} training and {len(val['y'])} held-out positions, one per game "
-          f"({time.time() - start:.0f} s); {KOMI_SIGN_NOTE}", flush=True)
-    komi = 6.5
+          f"({time.time() - start:.0f} s)", flush=True)
     print(f"constant 0: val mse {float((val['y'] ** 2).mean()):.4f}")
 
-    k, b = fit_squash(margin(train["owner"], train["sign"], komi), train["y"])
+    k, b = fit_squash(margin(train["owner"], train), train["y"])
     report(f"1. final ownership of the game (tanh((margin{b:+d})/{k}))",
-           torch.tanh((margin(val["owner"], val["sign"], komi) + b) / k), val)
+           torch.tanh((margin(val["owner"], val) + b) / k), val)
 
     trunk = nets.load_network(args.weights, kind="policy").eval().trunk
     trunk = trunk.to(memory_format=torch.channels_last)
@@ -198,9 +199,9 @@ def main(argv=None):
                lambda: F.mse_loss(predicted_owner(val["f"]), val["owner"]).item(),
                "2b. ownership head on the frozen trunk (per-point mse)")
     with torch.no_grad():
-        k, b = fit_squash(margin(predicted_owner(train["f"]), train["sign"], komi), train["y"])
+        k, b = fit_squash(margin(predicted_owner(train["f"]), train), train["y"])
         report(f"2b. value from predicted ownership (tanh((margin{b:+d})/{k}))",
-               torch.tanh((margin(predicted_owner(val["f"]), val["sign"], komi) + b) / k), val)
+               torch.tanh((margin(predicted_owner(val["f"]), val) + b) / k), val)
 
 
 if __name__ == "__main__":

@@ -137,7 +137,7 @@ class ValueNet(nn.Module):
 
     def __init__(self, planes=VALUE_PLANES, filters=DEFAULT_FILTERS,
                  layers=DEFAULT_LAYERS, board_size=DEFAULT_BOARD_SIZE,
-                 batch_norm=False, hidden=VALUE_HIDDEN):
+                 batch_norm=False, hidden=VALUE_HIDDEN, move_head=False):
         super().__init__()
         _check_arch(planes, filters, layers, board_size)
         self.planes, self.filters, self.layers = planes, filters, layers
@@ -149,19 +149,53 @@ class ValueNet(nn.Module):
         self.head = ConvBlock(filters, 1, 1, batch_norm)
         self.fc = nn.Linear(board_size * board_size, hidden)  # layer 14
         self.out = nn.Linear(hidden, 1)
+        # Training only: the policy's layer 13 on the same trunk. Predicting
+        # the move played gives the trunk a dense signal per position where
+        # the outcome gives one noisy bit per game (multi-task, as AlphaGo
+        # Zero's shared trunk). `without_move_head` drops it for shipping.
+        self.move_head = move_head
+        if move_head:
+            self.move_conv = nn.Conv2d(filters, 1, 1, bias=False)
+            self.move_bias = nn.Parameter(torch.zeros(board_size * board_size))
 
     @property
     def arch(self):
         """Constructor arguments; stored in checkpoints to rebuild the model."""
-        return dict(planes=self.planes, filters=self.filters, layers=self.layers,
+        arch = dict(planes=self.planes, filters=self.filters, layers=self.layers,
                     board_size=self.board_size, batch_norm=self.batch_norm,
                     hidden=self.hidden)
+        if self.move_head:  # absent from shipped files, which stay AlphaGo's shape
+            arch['move_head'] = True
+        return arch
 
-    def forward(self, x):
+    def _value(self, features):
         # Every hidden layer is "followed by a rectifier", the 1x1 one included.
-        x = self.head(self.trunk(x)).flatten(1)
+        x = self.head(features).flatten(1)
         x = F.relu(self.fc(x))
         return torch.tanh(self.out(x)).squeeze(1)
+
+    def forward(self, x):
+        return self._value(self.trunk(x))
+
+    def forward_with_moves(self, x):
+        """(values (N,), move logits (N, size*size)) from one pass through the trunk."""
+        if not self.move_head:
+            raise ValueError('this value network has no move head')
+        features = self.trunk(x)
+        logits = self.move_conv(features).flatten(1) + self.move_bias
+        return self._value(features), logits
+
+
+def without_move_head(model):
+    """The value network alone: a copy without its training-only move head."""
+    if not getattr(model, 'move_head', False):
+        return model
+    arch = dict(model.arch)
+    del arch['move_head']
+    plain = type(model)(**arch)
+    state = {k: v for k, v in model.state_dict().items() if not k.startswith('move_')}
+    plain.load_state_dict(state)
+    return plain.train(model.training)
 
 
 NETWORK_CLASSES = {'policy': PolicyNet, 'value': ValueNet}
@@ -275,7 +309,8 @@ def init_value_from_policy(value_net, policy_net):
     zeroed, so the copied trunk initially ignores them. The two nets may differ
     in batch_norm: a BN policy is folded first; a plain (e.g. exported, folded)
     policy goes into a BN value net with each conv bias carried by BN's
-    running mean, so the trunks agree exactly in eval mode. Raises ValueError
+    running mean, so the trunks agree exactly in eval mode. A value net with a
+    move head also gets the policy's layer 13 there. Raises ValueError
     when filters or layers differ. Returns value_net.
     """
     if (value_net.filters != policy_net.filters
@@ -299,6 +334,9 @@ def init_value_from_policy(value_net, policy_net):
                 dst.bn.running_var.fill_(1.0 - dst.bn.eps)
             else:  # both plain
                 dst.conv.bias.copy_(src.conv.bias)
+        if getattr(value_net, 'move_head', False):  # start predicting moves as the policy does
+            value_net.move_conv.weight.copy_(policy_net.head.weight)
+            value_net.move_bias.copy_(policy_net.point_bias)
     return value_net
 
 

@@ -8,7 +8,7 @@ import torch
 
 from goengine.nets import (
     FORMAT, FORMAT_VERSION, NetworkEvaluator, NetworkLoadError, PolicyNet, ValueNet,
-    fold_batch_norm, init_value_from_policy, load_network, save_network,
+    fold_batch_norm, init_value_from_policy, load_network, save_network, without_move_head,
     softmax_with_temperature, unfold_batch_norm,
 )
 
@@ -208,6 +208,37 @@ def test_value_trunk_from_policy_mixed_batch_norm(policy_bn, value_bn):
         expected = policy.trunk(as_tensor(planes[:, :48]))
         got = value.trunk(as_tensor(planes))
     assert torch.allclose(expected, got, atol=1e-4, rtol=1e-4)
+
+
+def test_value_move_head_starts_as_the_policy_head():
+    torch.manual_seed(0)
+    policy = randomise_batch_norm(PolicyNet(batch_norm=True, **SMALL)).eval()
+    with torch.no_grad():
+        policy.point_bias.normal_()
+    value = init_value_from_policy(ValueNet(batch_norm=True, move_head=True, **SMALL), policy)
+    planes = random_planes(3, 49)
+    with torch.no_grad():
+        expected = policy(as_tensor(planes[:, :48]))
+        values, logits = value.eval().forward_with_moves(as_tensor(planes))
+    assert torch.allclose(expected, logits, atol=1e-4, rtol=1e-4)
+    assert torch.equal(values, value(as_tensor(planes)))
+
+
+def test_move_head_is_for_training_only(tmp_path):
+    torch.manual_seed(0)
+    net = randomise_batch_norm(ValueNet(batch_norm=True, move_head=True, **SMALL)).eval()
+    assert net.arch['move_head'] and 'move_head' not in ValueNet(**SMALL).arch
+    plain = without_move_head(net)
+    assert 'move_head' not in plain.arch and not any('move' in k for k in plain.state_dict())
+    planes = as_tensor(random_planes(3, 49))
+    with torch.no_grad():
+        assert torch.equal(plain(planes), net(planes))
+    save_network(tmp_path / 'v.pt', fold_batch_norm(plain), half=False)
+    loaded = load_network(tmp_path / 'v.pt', kind='value')
+    with torch.no_grad():
+        assert torch.allclose(loaded(planes), net(planes), atol=1e-5)
+    with pytest.raises(ValueError):
+        loaded.forward_with_moves(planes)
 
 
 def test_value_trunk_shape_mismatch():

@@ -27,6 +27,7 @@ class PolicyExamples:
     kind = "policy"
     num_planes = features.NUM_POLICY_PLANES
     target_dtype = np.int64
+    target_shape = ()
 
     def eligible(self, game):
         return [i for i, (_, move) in enumerate(game.moves) if move != PASS]
@@ -44,15 +45,19 @@ class ValueExamples:
     from_fraction > 0 keeps only the positions after that fraction of each
     game's moves: late positions, whose outcome is mostly decided, give a
     value net its first signal (a curriculum; validation stays on all moves).
+    with_moves: the target is the pair (outcome, move played), the move as
+    row * size + col under the same symmetry, -1 for a pass; it feeds the
+    value net's training-only move head.
     """
     kind = "value"
     num_planes = features.NUM_VALUE_PLANES
     target_dtype = np.float32
 
-    def __init__(self, from_fraction=0.0):
+    def __init__(self, from_fraction=0.0, with_moves=False):
         if not 0.0 <= from_fraction < 1.0:
             raise ValueError(f"from_fraction must be in [0, 1), got {from_fraction}")
-        self.from_fraction = from_fraction
+        self.from_fraction, self.with_moves = from_fraction, with_moves
+        self.target_shape = (2,) if with_moves else ()
 
     def eligible(self, game):
         if not game.won_on_the_board:
@@ -61,7 +66,10 @@ class ValueExamples:
 
     def make(self, board, color, move, game, symmetry):
         planes = features.apply_symmetry(features.value_planes(board), symmetry)
-        return planes, 1.0 if color == game.winner else -1.0
+        outcome = 1.0 if color == game.winner else -1.0
+        if self.with_moves:
+            return planes, (outcome, float(features.symmetric_move(move, symmetry, game.size)))
+        return planes, outcome
 
 
 def game_examples(maker, game, picks, symmetries):
@@ -93,7 +101,8 @@ def sample_examples(maker, games, per_game, rng, symmetries=True):
             planes.append(p)
             targets.append(t)
     if not planes:
-        return np.zeros((0, maker.num_planes, size, size), np.uint8), np.zeros(0, maker.target_dtype)
+        return (np.zeros((0, maker.num_planes, size, size), np.uint8),
+                np.zeros((0,) + maker.target_shape, maker.target_dtype))
     return np.stack(planes).astype(np.uint8, copy=False), np.array(targets, maker.target_dtype)
 
 

@@ -58,6 +58,10 @@ class Task:
     def build_model(self, args):
         raise NotImplementedError
 
+    def forward(self, model, x):
+        """The network's output for a batch, in fp32 (what loss() receives)."""
+        return model(x).float()
+
     def loss(self, output, targets):
         """(mean loss to minimise, {metric: sum over the batch})."""
         raise NotImplementedError
@@ -226,8 +230,8 @@ class Trainer:
         x = as_input(planes)
         y = torch.from_numpy(np.ascontiguousarray(targets))
         with torch.autocast("cpu", dtype=torch.bfloat16, enabled=not self.args.fp32):
-            output = model(x)
-        loss, sums = self.task.loss(output.float(), y)
+            output = self.task.forward(model, x)
+        loss, sums = self.task.loss(output, y)
         optimizer.zero_grad(set_to_none=True)
         loss.backward()
         optimizer.step()
@@ -241,8 +245,8 @@ class Trainer:
         for i in range(0, len(targets), batch):
             x = as_input(planes[i:i + batch])
             with torch.autocast("cpu", dtype=torch.bfloat16, enabled=not self.args.fp32):
-                output = model(x)
-            _, sums = self.task.loss(output.float(), torch.from_numpy(targets[i:i + batch]))
+                output = self.task.forward(model, x)
+            _, sums = self.task.loss(output, torch.from_numpy(targets[i:i + batch]))
             for k in totals:
                 totals[k] += sums[k]
         model.train()
@@ -310,6 +314,7 @@ class Trainer:
         except nets.NetworkLoadError as exc:
             raise SystemExit(str(exc)) from None
         ours = dict(self.model.arch, batch_norm=False)
+        ours.pop("move_head", None)  # a training-only head; shipped files never have it
         if dict(plain.arch, batch_norm=False) != ours:
             raise SystemExit(f"{a.init_weights}: architecture {plain.arch} differs from this "
                              f"run's {ours} (set --filters/--layers to match)")
@@ -458,7 +463,8 @@ class Trainer:
         extra = {"positions_seen": self.positions_seen, "trained_hours": self.wallclock_before / 3600,
                  "val_positions": len(val[1]), "run_dir": os.path.abspath(self.run_dir)}
         extra.update({f"val_{k}": round(v, 4) for k, v in scores.items()})
-        nets.save_network(path, nets.fold_batch_norm(self.model), extra=extra, half=True)
+        shipped = nets.fold_batch_norm(nets.without_move_head(self.model))
+        nets.save_network(path, shipped, extra=extra, half=True)
         self.log(f"exported {path}: " + ", ".join(f"{k}={v}" for k, v in extra.items()))
 
 

@@ -68,8 +68,12 @@ def train_args(data, tmp_path, run, *extra):
 
 def run_trainer(name, argv):
     module = tool(name)
-    task = module.PolicyTask() if name == "train_policy" else module.ValueTask()
-    module.training.main(task, module.parse_args(argv))
+    args = module.parse_args(argv)
+    if name == "train_policy":
+        task = module.PolicyTask()
+    else:
+        task = module.ValueTask(args.late_fraction, args.move_weight)
+    module.training.main(task, args)
 
 
 def test_split_and_store_cache(data, tmp_path):
@@ -107,6 +111,21 @@ def test_value_targets_are_for_the_player_to_move(data):
     assert not maker.eligible(next(g for g in read_games(data) if g.winner is None))
     on_time = next(g for g in read_games(data) if g.result.upper().startswith(("B+T", "W+T")))
     assert on_time.winner and not maker.eligible(on_time)
+
+
+def test_value_examples_with_moves_carry_the_move_under_symmetry(data):
+    game = next(g for g in read_games(data / "tygem-9d-2016-11.sgfs.gz") if g.won_on_the_board)
+    maker = ValueExamples(with_moves=True)
+    for symmetry in (0, 5):
+        for board, color, move in iter_positions(game):
+            planes, (outcome, target) = maker.make(board, color, move, game, symmetry)
+            assert outcome == (1.0 if color == game.winner else -1.0)
+            assert target == features.symmetric_move(move, symmetry, 19)
+            row, col = divmod(int(target), 19)
+            assert planes[features.STONE_EMPTY, row, col] == 1
+    store = GameStore.from_games(read_games(data / "tygem-9d-2016-11.sgfs.gz"))
+    planes, targets = BatchStream(store, maker, 16).chunk(0, 0)
+    assert targets.shape == (len(planes), 2) and set(targets[:, 0]) <= {-1.0, 1.0}
 
 
 def test_late_value_examples_come_from_the_end_of_each_game(data):
@@ -197,9 +216,11 @@ def test_value_training_from_policy_and_eval(data, tmp_path, capsys):
         f"--init-from-policy={tmp_path / 'policy' / 'checkpoint.pt'}"))
     with open(tmp_path / "value" / "log.csv") as f:
         rows = list(csv.DictReader(f))
-    assert rows and {"train_mse", "val_mse"} <= set(rows[-1])
+    assert rows and {"train_mse", "val_mse", "train_top1", "val_move_loss"} <= set(rows[-1])
     weights = tmp_path / "value.pt"
     run_trainer("train_value", train_args(data, tmp_path, "value", f"--export={weights}"))
+    shipped = nets.load_network(weights, kind="value")
+    assert "move_head" not in shipped.arch and not shipped.batch_norm  # AlphaGo's shape
     capsys.readouterr()
     tool("eval_value").main([f"--weights={weights}", f"--sgf={data}", "--limit=0"])
     lines = capsys.readouterr().out.strip().splitlines()

@@ -39,22 +39,51 @@ def load_policy(path):
 
 
 class ValueTask(training.Task):
-    kind = "value"
-    metrics = ("mse",)
+    """MSE on the outcome, plus (move_weight > 0) cross-entropy of a training-only move head.
 
-    def __init__(self, late_fraction=None):
-        self.examples = ValueExamples(late_fraction or 0.0)
-        self.val_examples = ValueExamples()   # validation always on whole games
+    Why the move head: one outcome per game is a weak, noisy signal, and value
+    nets trained on it alone here stayed at the constant-output MSE of 1.0
+    (docs/TRAINING.md). The move played is a dense signal on the same trunk
+    that keeps its features those of a Go player; the export drops the head.
+    """
+    kind = "value"
+
+    def __init__(self, late_fraction=None, move_weight=0.0):
+        self.move_weight = move_weight
+        with_moves = move_weight > 0
+        self.metrics = ("mse", "move_loss", "top1") if with_moves else ("mse",)
+        self.examples = ValueExamples(late_fraction or 0.0, with_moves)
+        self.val_examples = ValueExamples(with_moves=with_moves)  # always on whole games
 
     def build_model(self, args):
-        model = nets.ValueNet(nets.VALUE_PLANES, args.filters, args.layers, 19, batch_norm=True)
+        model = nets.ValueNet(nets.VALUE_PLANES, args.filters, args.layers, 19, batch_norm=True,
+                              move_head=self.move_weight > 0)
         if args.init_from_policy:
             nets.init_value_from_policy(model, load_policy(args.init_from_policy))
         return model
 
-    def loss(self, values, targets):
-        loss = F.mse_loss(values, targets)
-        return loss, {"mse": loss.item() * len(targets)}
+    def forward(self, model, x):
+        if self.move_weight <= 0:
+            return model(x).float()
+        if not model.move_head:
+            raise SystemExit("this network has no move head (a run from before session 7 or "
+                             "a shipped file): pass --move-weight 0")
+        values, logits = model.forward_with_moves(x)
+        return values.float(), logits.float()
+
+    def loss(self, output, targets):
+        if self.move_weight <= 0:
+            loss = F.mse_loss(output, targets)
+            return loss, {"mse": loss.item() * len(targets)}
+        values, logits = output
+        outcomes, moves = targets[:, 0], targets[:, 1].long()
+        mse = F.mse_loss(values, outcomes)
+        played = moves >= 0  # passes have no move output
+        move_loss = F.cross_entropy(logits[played], moves[played]) if played.any() else mse * 0
+        hits = (logits[played].argmax(1) == moves[played]).sum().item()
+        n = len(targets)
+        return mse + self.move_weight * move_loss, {
+            "mse": mse.item() * n, "move_loss": move_loss.item() * n, "top1": hits * n / max(1, played.sum().item())}
 
 
 def parse_args(argv=None):
@@ -70,9 +99,12 @@ def parse_args(argv=None):
                              "(e.g. 0.7: the last 30%%), where the outcome is mostly decided; "
                              "a curriculum to leave the constant-output plateau. Resume "
                              "with --late-fraction 0 to widen to whole games")
+    parser.add_argument("--move-weight", type=float, default=1.0, metavar="W",
+                        help="weight of the training-only move head's cross-entropy beside the "
+                             "outcome MSE; 0 trains the value head alone (runs before session 7)")
     return training.parse_args(parser, argv)
 
 
 if __name__ == "__main__":
     args = parse_args()
-    training.main(ValueTask(args.late_fraction), args)
+    training.main(ValueTask(args.late_fraction, args.move_weight), args)

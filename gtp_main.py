@@ -45,6 +45,13 @@ def nonnegative_int(text):
     return value
 
 
+def fraction(text):
+    value = float(text)
+    if not 0 <= value <= 1:
+        raise argparse.ArgumentTypeError(f'must be in [0, 1], got {text}')
+    return value
+
+
 def probability(text):
     value = float(text)
     if not 0 <= value < 1:
@@ -65,6 +72,10 @@ def build_parser():
                    help='rollout and tree policy file for the search and for judging dead '
                         'stones (default: weights/rollout.weights if present, else uniform '
                         'random rollouts)')
+    p.add_argument('--lambda', dest='mixing', type=fraction, default=None, metavar='L',
+                   help='leaf evaluation mix: (1-L) value network + L rollouts (AlphaGo: 0.5, '
+                        'the default; 1: rollouts only; 0: value network only). Needs a '
+                        'value network below 1')
     p.add_argument('--threads', type=nonnegative_int, default=None, metavar='N',
                    help='CPU threads for network inference (default: all available cores)')
     p.add_argument('--playouts', '--visits', dest='playouts', type=nonnegative_int,
@@ -135,6 +146,7 @@ def main(argv=None):
         return 2
 
     from goengine import gtp, player, search
+    from goengine.config import SearchConfig
     from goengine.timecontrol import TimeManager
 
     weights = args.weights
@@ -146,15 +158,19 @@ def main(argv=None):
     if value_weights is None and str(weights).lower() != 'none':
         value_weights = value_weights_beside(weights)
     rollout = resolve(args.rollout_weights) if args.rollout_weights else None
+    if args.mixing is not None and args.mixing < 1 and not value_weights:
+        log(f'goengine: --lambda {args.mixing} needs a value network (--value-weights FILE)')
+        return 2
     try:
         if str(weights).lower() == 'none' or args.policy_only:
             engine_player = player.load_player(weights, value_weights,
                                                args.threads, args.resign_threshold, log=log)
             engine_player.score_rollout = search.load_rollout(rollout)   # for dead stones
         else:
+            config = SearchConfig() if args.mixing is None else SearchConfig(mixing=args.mixing)
             engine_player = search.load_player(weights, value_weights, args.threads,
                                                args.resign_threshold, log=log,
-                                               rollout_weights=rollout)
+                                               rollout_weights=rollout, config=config)
     except Exception as exc:   # NetworkLoadError, or torch failing on a strange file
         log(f'goengine: error: cannot load network: {exc}')
         log('goengine: pass --weights FILE, or --weights none for a random test player')

@@ -834,7 +834,8 @@ def test_main_help_explains_flags():
     result = run_main(['--help'], '')
     assert result.returncode == 0
     for flag in ['--weights', '--value-weights', '--rollout-weights', '--threads', '--playouts',
-                 '--visits', '--time-per-move', '--ponder', '--resign-threshold', '--verbose']:
+                 '--visits', '--time-per-move', '--ponder', '--resign-threshold', '--verbose',
+                 '--lambda']:
         assert flag in result.stdout
 
 
@@ -849,6 +850,24 @@ def test_main_with_a_policy_network(tmp_path):
     assert result.returncode == 0, result.stderr
     out = responses(result.stdout)
     assert re.fullmatch(r'= [A-HJ]\d', out[2]) and out[3].startswith('= INFLUENCE ')
+
+
+def test_main_lambda_needs_a_value_network(tmp_path):
+    torch = pytest.importorskip('torch')
+    from goengine import nets
+    torch.manual_seed(0)
+    policy, value = tmp_path / 'p.pt', tmp_path / 'v.pt'
+    nets.save_network(policy, nets.PolicyNet(filters=4, layers=2, board_size=9))
+    result = run_main(['--weights', str(policy), '--lambda', '0.5'], 'name\n')
+    assert result.returncode == 2 and result.stdout == '' and 'value network' in result.stderr
+    result = run_main(['--weights', str(policy), '--lambda', '1.5'], 'name\n')
+    assert result.returncode == 2 and result.stdout == '' and '[0, 1]' in result.stderr
+    nets.save_network(value, nets.ValueNet(filters=4, layers=2, board_size=9, hidden=8))
+    result = run_main(['--weights', str(policy), '--value-weights', str(value), '--lambda', '0',
+                       '--threads', '1', '--playouts', '50'],
+                      'boardsize 9\nclear_board\ngenmove b\n')
+    assert result.returncode == 0, result.stderr
+    assert re.fullmatch(r'= [A-HJ]\d', responses(result.stdout)[2])
 
 
 def test_main_policy_only_plays_the_networks_top_sensible_move(tmp_path):

@@ -80,10 +80,11 @@ class ValueTask(training.Task):
         mse = F.mse_loss(values, outcomes)
         played = moves >= 0  # passes have no move output
         move_loss = F.cross_entropy(logits[played], moves[played]) if played.any() else mse * 0
-        hits = (logits[played].argmax(1) == moves[played]).sum().item()
-        n = len(targets)
-        return mse + self.move_weight * move_loss, {
-            "mse": mse.item() * n, "move_loss": move_loss.item() * n, "top1": hits * n / max(1, played.sum().item())}
+        hits = logits[played].argmax(1) == moves[played]
+        top1 = hits.float().mean() if played.any() else mse * 0
+        n = len(targets)  # metrics are sums over the batch: means times n
+        sums = {"mse": mse.item() * n, "move_loss": move_loss.item() * n, "top1": top1.item() * n}
+        return mse + self.move_weight * move_loss, sums
 
 
 def parse_args(argv=None):

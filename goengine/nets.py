@@ -26,6 +26,7 @@ the compiled board.
 """
 
 import copy
+import functools
 import os
 import re
 
@@ -481,6 +482,26 @@ def available_cores():
         return os.cpu_count() or 1
 
 
+@functools.cache
+def bf16_is_fast():
+    """Whether this CPU does bf16 arithmetic natively (AVX-512 BF16 or AMX).
+
+    Only there does bf16 autocast pay (about 2x for inference on Zen 4).
+    Elsewhere oneDNN emulates bf16 and it is far slower than fp32: on two
+    AVX2-only Zen 3 cores the k=192 policy ran about 9x slower in bf16
+    (docs/TRAINING.md, "Precision"). So the default precision follows the CPU.
+    """
+    try:
+        return bool(torch.cpu._is_avx512_bf16_supported() or torch.cpu._is_amx_tile_supported())
+    except AttributeError:   # an older or newer torch without these probes
+        try:
+            with open('/proc/cpuinfo') as f:
+                flags = f.read().split()
+        except OSError:
+            return False
+        return 'avx512_bf16' in flags or 'amx_bf16' in flags
+
+
 class NetworkEvaluator:
     """Batched numpy-in, numpy-out inference for the tree search.
 
@@ -488,8 +509,10 @@ class NetworkEvaluator:
     training of `model` does not affect it; build a new evaluator to pick up
     new weights. bf16 autocast roughly doubles throughput on CPUs with
     AVX-512 BF16 / AMX, at a small cost in precision (see tools/bench_nets.py
-    --agreement). `threads` sets torch's process-wide intra-op thread count:
-    None uses all cores available to this process, 0 leaves it unchanged.
+    --agreement), and is many times slower elsewhere: use_bf16=None (the
+    default) turns it on only where bf16_is_fast(). `threads` sets torch's
+    process-wide intra-op thread count: None uses all cores available to
+    this process, 0 leaves it unchanged.
 
     channels_last (NHWC) memory format: measured on 2 Zen 4 cores, k=192, it
     gave +10..40% in fp32 and +0..30% in bf16 (never slower), so it is on by
@@ -499,11 +522,11 @@ class NetworkEvaluator:
     position (planes, s, s) gives a single result (no batch axis).
     """
 
-    def __init__(self, model, use_bf16=True, threads=None, channels_last=True):
+    def __init__(self, model, use_bf16=None, threads=None, channels_last=True):
         self.model = fold_batch_norm(model)  # an eval-mode copy
         self.kind = model.kind
         self.planes, self.board_size = model.planes, model.board_size
-        self.use_bf16 = use_bf16
+        self.use_bf16 = bf16_is_fast() if use_bf16 is None else use_bf16
         self.channels_last = channels_last
         if channels_last:
             self.model = self.model.to(memory_format=torch.channels_last)

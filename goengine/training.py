@@ -109,7 +109,9 @@ def add_arguments(parser, lr, batch_size, positions_per_game, run_dir):
     a("--threads", type=int, default=2, help="torch intra-op threads")
     a("--workers", choices=("auto", "0", "1"), default="auto",
       help="feature extraction in a worker process: auto measures and decides")
-    a("--fp32", action="store_true", help="disable bf16 autocast")
+    a("--fp32", action="store_true",
+      help="no bf16 autocast (default: bf16 only where the CPU computes it natively, "
+           "nets.bf16_is_fast; elsewhere it is many times slower than fp32)")
     a("--no-progress", action="store_true", help="no tqdm progress bar")
 
 
@@ -117,6 +119,7 @@ class Trainer:
     def __init__(self, task, args):
         self.task, self.args = task, args
         self.run_dir = args.run_dir
+        self.bf16 = not args.fp32 and nets.bf16_is_fast()
         os.makedirs(self.run_dir, exist_ok=True)
         self.checkpoint_path = os.path.join(self.run_dir, CHECKPOINT)
         self.csv_path = os.path.join(self.run_dir, "log.csv")
@@ -226,10 +229,10 @@ class Trainer:
         return a.lr * a.lr_decay ** (self.positions_seen // a.lr_decay_every)
 
     def step(self, model, optimizer, planes, targets):
-        """One SGD step with bf16 autocast; returns the metric sums of the batch."""
+        """One SGD step (bf16 autocast where it is fast); returns the metric sums of the batch."""
         x = as_input(planes)
         y = torch.from_numpy(np.ascontiguousarray(targets))
-        with torch.autocast("cpu", dtype=torch.bfloat16, enabled=not self.args.fp32):
+        with torch.autocast("cpu", dtype=torch.bfloat16, enabled=self.bf16):
             output = self.task.forward(model, x)
         loss, sums = self.task.loss(output, y)
         optimizer.zero_grad(set_to_none=True)
@@ -244,7 +247,7 @@ class Trainer:
         totals = dict.fromkeys(self.task.metrics, 0.0)
         for i in range(0, len(targets), batch):
             x = as_input(planes[i:i + batch])
-            with torch.autocast("cpu", dtype=torch.bfloat16, enabled=not self.args.fp32):
+            with torch.autocast("cpu", dtype=torch.bfloat16, enabled=self.bf16):
                 output = self.task.forward(model, x)
             _, sums = self.task.loss(output, torch.from_numpy(targets[i:i + batch]))
             for k in totals:
@@ -395,7 +398,7 @@ class Trainer:
         self.build()
         self.log(f"{'resuming' if a.resume else 'starting'} {self.task.kind} training: "
                  f"{self.model.arch}, {self.positions_seen} positions seen, lr {self.lr():g}, "
-                 f"bf16 {'off' if a.fp32 else 'on'}")
+                 f"bf16 {'on' if self.bf16 else 'off'}")
         if a.resume:
             self.truncate_log(self.positions_seen)
         val = self.validation_set()

@@ -8,8 +8,8 @@ import torch
 
 from goengine.nets import (
     FORMAT, FORMAT_VERSION, NetworkEvaluator, NetworkLoadError, PolicyNet, ValueNet,
-    fold_batch_norm, init_value_from_policy, load_network, save_network, without_move_head,
-    softmax_with_temperature, unfold_batch_norm,
+    bf16_is_fast, fold_batch_norm, init_value_from_policy, load_network, save_network,
+    without_move_head, softmax_with_temperature, unfold_batch_norm,
 )
 
 torch.set_num_threads(1)  # the machine is shared; tiny nets do not need more
@@ -388,6 +388,18 @@ def test_evaluator_policy_batch_and_single(policy_net, use_bf16):
         expected = torch.softmax(policy_net(as_tensor(planes)), 1).numpy()
     tolerance = 2e-2 if use_bf16 else 1e-5
     assert np.abs(probs - expected).max() < tolerance
+
+
+@pytest.mark.skipif(not os.path.exists('/proc/cpuinfo'), reason='reads the CPU flags from Linux')
+def test_bf16_is_the_default_only_where_the_cpu_computes_it(policy_net):
+    """Emulated bf16 ran the k=192 policy 8x slower than fp32 on AVX2-only
+    cores, so the default precision follows the CPU flags that the kernel reports."""
+    with open('/proc/cpuinfo') as f:
+        flags = set(f.read().split())
+    native = 'avx512_bf16' in flags or 'amx_bf16' in flags
+    assert bf16_is_fast() == native
+    assert NetworkEvaluator(policy_net, threads=1).use_bf16 == native
+    assert NetworkEvaluator(policy_net, use_bf16=True, threads=1).use_bf16
 
 
 def test_evaluator_temperature(policy_net):

@@ -48,6 +48,14 @@ def middle_game(size, moves, seed):
     return game, color
 
 
+def recorded_game(path, moves):
+    """The position before move `moves` + 1 of the first game in an SGF file."""
+    from goengine.game import from_record
+    from goengine.sgffile import read_games
+    game = from_record(next(read_games(path, limit=1)), moves + 1)
+    return game, game.to_move
+
+
 def networks(args):
     if args.no_networks:
         return None, None
@@ -58,12 +66,15 @@ def networks(args):
         policy = nets.load_network(args.weights, kind='policy')
     else:
         policy = nets.PolicyNet(filters=args.filters, layers=args.layers, board_size=args.size)
-    if args.value_weights:
+    if args.mixing >= 1.0:
+        value = None     # the shipped engine without value.pt: priors and rollouts only
+    elif args.value_weights:
         value = nets.load_network(args.value_weights, kind='value')
     else:
         value = nets.ValueNet(filters=args.filters, layers=args.layers, board_size=args.size)
-    return (nets.NetworkEvaluator(policy, use_bf16=not args.fp32, threads=0),
-            nets.NetworkEvaluator(value, use_bf16=not args.fp32, threads=0))
+    def evaluator(net):
+        return None if net is None else nets.NetworkEvaluator(net, use_bf16=False if args.fp32 else None, threads=0)
+    return evaluator(policy), evaluator(value)
 
 
 def share(part, whole):
@@ -123,7 +134,9 @@ def bench(split, game, color, policy, value, args):
 def main(argv=None):
     p = argparse.ArgumentParser(description=__doc__.split('\n')[0])
     p.add_argument('--size', type=int, default=19)
-    p.add_argument('--moves', type=int, default=40, help='random moves before the test position')
+    p.add_argument('--moves', type=int, default=40, help='moves before the test position')
+    p.add_argument('--sgf', help='take the position from the first game of this SGF file '
+                   '(.sgf or .sgfs.gz) instead of from random moves')
     p.add_argument('--seconds', type=float, default=5.0)
     p.add_argument('--splits', default='1x1,2x1,2x2',
                    help='simulation threads x torch threads, comma separated')
@@ -132,8 +145,10 @@ def main(argv=None):
     p.add_argument('--weights')
     p.add_argument('--value-weights')
     p.add_argument('--no-networks', action='store_true', help='rollouts and tree priors only')
-    p.add_argument('--fp32', action='store_true', help='no bf16 autocast')
-    p.add_argument('--mixing', type=float, default=0.5)
+    p.add_argument('--fp32', action='store_true',
+                   help='no bf16 autocast (default: bf16 only where the CPU computes it natively)')
+    p.add_argument('--mixing', type=float, default=0.5,
+                   help='lambda; 1 runs without a value network, as the engine does without value.pt')
     p.add_argument('--expand-threshold', type=int, default=40,
                    help='n_thr, and the floor of its adaptation')
     p.add_argument('--max-expand-threshold', type=int, default=SearchConfig.max_expand_threshold,
@@ -142,11 +157,15 @@ def main(argv=None):
     args = p.parse_args(argv)
 
     splits = [tuple(int(x) for x in s.split('x')) for s in args.splits.split(',')]
-    game, color = middle_game(args.size, args.moves, seed=1)
+    if args.sgf:
+        game, color = recorded_game(args.sgf, args.moves)
+    else:
+        game, color = middle_game(args.size, args.moves, seed=1)
     policy, value = networks(args)
     net = 'none' if policy is None else f'k={args.filters}, {args.layers} layers, ' \
-        f'{"fp32" if args.fp32 else "bf16"}'
-    print(f'bench_search: {args.size}x{args.size} after {args.moves} random moves, '
+        f'{"bf16" if policy.use_bf16 else "fp32"}'
+    print(f'bench_search: {game.size}x{game.size} after {args.moves} '
+          f'{"recorded" if args.sgf else "random"} moves, '
           f'networks {net}, lambda {args.mixing}, n_thr {args.expand_threshold}, '
           f'{os.cpu_count()} CPUs, load average {os.getloadavg()[0]:.2f}')
     results = [(split, bench(split, game, color, policy, value, args)) for split in splits]

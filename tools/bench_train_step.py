@@ -1,9 +1,11 @@
 #!/usr/bin/env python3
-"""Training-step throughput of the SL policy, NCHW against channels_last (NHWC).
+"""Training-step throughput of the SL policy: NCHW against channels_last (NHWC),
+bf16 autocast against fp32.
 
-The k=192 13-layer BN policy, bf16 autocast, SGD Nesterov, random planes;
-each layout is timed twice in one run (timings vary run to run, so compare
-the ratio). Pause any training run first: it shares the cores.
+The k=192 13-layer BN policy, SGD Nesterov, random planes; each layout and
+precision is timed twice in one run (timings vary run to run, so compare
+the ratio). bf16 pays only on CPUs that compute it natively (AVX-512 BF16,
+AMX: nets.bf16_is_fast). Pause any training run first: it shares the cores.
 
     .venv/bin/python tools/bench_train_step.py [--steps 12] [--compile]
 """
@@ -21,7 +23,7 @@ sys.path.insert(0, os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
 from goengine import nets  # noqa: E402
 
 
-def positions_per_second(channels_last, steps, batch=64, compiled=False, filters=192):
+def positions_per_second(channels_last, steps, batch=64, compiled=False, filters=192, bf16=True):
     rng = np.random.default_rng(0)
     planes = (rng.random((batch, nets.POLICY_PLANES, 19, 19)) < 0.2).astype(np.uint8)
     moves = torch.from_numpy(rng.integers(0, 361, batch))
@@ -37,7 +39,7 @@ def positions_per_second(channels_last, steps, batch=64, compiled=False, filters
         x = torch.from_numpy(planes).float()
         if channels_last:
             x = x.contiguous(memory_format=torch.channels_last)
-        with torch.autocast("cpu", dtype=torch.bfloat16):
+        with torch.autocast("cpu", dtype=torch.bfloat16, enabled=bf16):
             logits = forward(x)
         loss = F.cross_entropy(logits.float(), moves)
         optimizer.zero_grad(set_to_none=True)
@@ -61,11 +63,15 @@ def main(argv=None):
     parser.add_argument("--compile", action="store_true", help="also time torch.compile (NCHW)")
     args = parser.parse_args(argv)
     torch.set_num_threads(args.threads)
+    print(f"bf16 native on this CPU: {nets.bf16_is_fast()}")
     for repeat in (1, 2):
-        for channels_last in (False, True):
-            rate = positions_per_second(channels_last, args.steps, filters=args.filters)
-            print(f"run {repeat} {'channels_last' if channels_last else 'NCHW':13s} "
-                  f"{rate:6.1f} positions/s", flush=True)
+        for bf16 in (True, False):
+            for channels_last in (False, True):
+                rate = positions_per_second(channels_last, args.steps, filters=args.filters,
+                                            bf16=bf16)
+                print(f"run {repeat} {'bf16' if bf16 else 'fp32'} "
+                      f"{'channels_last' if channels_last else 'NCHW':13s} "
+                      f"{rate:6.1f} positions/s", flush=True)
     if args.compile:
         rate = positions_per_second(False, args.steps, compiled=True, filters=args.filters)
         print(f"compiled NCHW {rate:6.1f} positions/s", flush=True)

@@ -18,7 +18,8 @@ def parse_args(doc, kind, default_limit, argv=None, add_arguments=None):
     parser.add_argument("--limit", type=int, default=default_limit,
                         help="number of games (0: all)")
     parser.add_argument("--threads", type=int, default=2)
-    parser.add_argument("--fp32", action="store_true", help="evaluate without bf16 autocast")
+    parser.add_argument("--fp32", action="store_true",
+                        help="no bf16 autocast (default: bf16 only where the CPU computes it natively)")
     if add_arguments:
         add_arguments(parser)
     args = parser.parse_args(argv)
@@ -32,4 +33,4 @@ def load_evaluator(args, kind):
         model = nets.load_network(args.weights, kind=kind)
     except nets.NetworkLoadError as exc:
         raise SystemExit(str(exc))
-    return model, nets.NetworkEvaluator(model, use_bf16=not args.fp32, threads=args.threads)
+    return model, nets.NetworkEvaluator(model, use_bf16=False if args.fp32 else None, threads=args.threads)

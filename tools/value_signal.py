@@ -104,9 +104,10 @@ def report(name, pred, data):
 
 
 def trunk_features(trunk, planes, batch=64):
-    """bf16 outputs of the frozen trunk for uint8 policy planes."""
+    """bf16 outputs of the frozen trunk for uint8 policy planes (computed in bf16 where it is fast)."""
     out = []
-    with torch.inference_mode(), torch.autocast("cpu", dtype=torch.bfloat16):
+    with torch.inference_mode(), torch.autocast("cpu", dtype=torch.bfloat16,
+                                                enabled=nets.bf16_is_fast()):
         for s in range(0, len(planes), batch):
             x = torch.from_numpy(planes[s:s + batch, :features.NUM_POLICY_PLANES].astype(np.float32))
             out.append(trunk(x.to(memory_format=torch.channels_last)).to(torch.bfloat16).contiguous())

@@ -488,7 +488,7 @@ def bf16_is_fast():
 
     Only there does bf16 autocast pay (about 2x for inference on Zen 4).
     Elsewhere oneDNN emulates bf16 and it is far slower than fp32: on two
-    AVX2-only Zen 3 cores the k=192 policy ran about 9x slower in bf16
+    AVX2-only Zen 3 cores the k=192 policy ran about 8x slower in bf16
     (docs/TRAINING.md, "Precision"). So the default precision follows the CPU.
     """
     try:

@@ -73,7 +73,9 @@ def networks(args):
     else:
         value = nets.ValueNet(filters=args.filters, layers=args.layers, board_size=args.size)
     def evaluator(net):
-        return None if net is None else nets.NetworkEvaluator(net, use_bf16=False if args.fp32 else None, threads=0)
+        if net is None:
+            return None
+        return nets.NetworkEvaluator(net, use_bf16=False if args.fp32 else None, threads=0)
     return evaluator(policy), evaluator(value)
 
 

@@ -33,4 +33,5 @@ def load_evaluator(args, kind):
         model = nets.load_network(args.weights, kind=kind)
     except nets.NetworkLoadError as exc:
         raise SystemExit(str(exc))
-    return model, nets.NetworkEvaluator(model, use_bf16=False if args.fp32 else None, threads=args.threads)
+    use_bf16 = False if args.fp32 else None   # None: bf16 only where the CPU has it
+    return model, nets.NetworkEvaluator(model, use_bf16=use_bf16, threads=args.threads)

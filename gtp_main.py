@@ -45,6 +45,13 @@ def nonnegative_int(text):
     return value
 
 
+def nonnegative_float(text):
+    value = float(text)
+    if not value >= 0:
+        raise argparse.ArgumentTypeError(f'must be >= 0, got {text}')
+    return value
+
+
 def fraction(text):
     value = float(text)
     if not 0 <= value <= 1:
@@ -76,6 +83,13 @@ def build_parser():
                    help='leaf evaluation mix: (1-L) value network + L rollouts (AlphaGo: 0.5, '
                         'the default; 1: rollouts only; 0: value network only). Needs a '
                         'value network below 1')
+    p.add_argument('--c-puct', type=nonnegative_float, default=None, metavar='C',
+                   help='exploration constant of the PUCT selection (AlphaGo: 5, the default); '
+                        'smaller trusts the measured win rates more, larger the policy priors')
+    p.add_argument('--expand-threshold', type=nonnegative_int, default=None, metavar='N',
+                   help='visits before a leaf is expanded and sent to the policy network '
+                        '(AlphaGo: 40, the default); it rises on its own when the network '
+                        'falls behind')
     p.add_argument('--threads', type=nonnegative_int, default=None, metavar='N',
                    help='CPU threads for network inference (default: all available cores)')
     p.add_argument('--playouts', '--visits', dest='playouts', type=nonnegative_int,
@@ -137,6 +151,14 @@ def value_weights_beside(policy_weights):
     return candidate if os.path.isfile(candidate) else None
 
 
+def search_config(args):
+    """SearchConfig with the search constants given on the command line; the rest AlphaGo's."""
+    from goengine.config import SearchConfig
+    given = {'mixing': args.mixing, 'c_puct': args.c_puct,
+             'expand_threshold': args.expand_threshold}
+    return SearchConfig(**{name: value for name, value in given.items() if value is not None})
+
+
 def main(argv=None):
     args = build_parser().parse_args(argv)
     gtp_out = sys.stdout
@@ -146,7 +168,6 @@ def main(argv=None):
         return 2
 
     from goengine import gtp, player, search
-    from goengine.config import SearchConfig
     from goengine.timecontrol import TimeManager
 
     weights = args.weights
@@ -167,7 +188,7 @@ def main(argv=None):
                                                args.threads, args.resign_threshold, log=log)
             engine_player.score_rollout = search.load_rollout(rollout)   # for dead stones
         else:
-            config = SearchConfig() if args.mixing is None else SearchConfig(mixing=args.mixing)
+            config = search_config(args)
             engine_player = search.load_player(weights, value_weights, args.threads,
                                                args.resign_threshold, log=log,
                                                rollout_weights=rollout, config=config)

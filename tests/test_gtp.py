@@ -870,6 +870,31 @@ def test_main_lambda_needs_a_value_network(tmp_path):
     assert re.fullmatch(r'= [A-HJ]\d', responses(result.stdout)[2])
 
 
+def test_main_search_constants_come_from_the_command_line(tmp_path):
+    """--c-puct and --expand-threshold reach the search; bad values stop before GTP starts."""
+    sys.path.insert(0, str(REPO))
+    import gtp_main
+    from goengine.config import SearchConfig
+    parser = gtp_main.build_parser()
+    assert gtp_main.search_config(parser.parse_args([])) == SearchConfig()
+    config = gtp_main.search_config(parser.parse_args(['--c-puct', '2.5', '--expand-threshold',
+                                                       '10', '--lambda', '1']))
+    assert (config.c_puct, config.expand_threshold, config.mixing) == (2.5, 10, 1.0)
+    assert config.virtual_loss == SearchConfig().virtual_loss
+    for flag, text in [('--c-puct', '-1'), ('--c-puct', 'x'), ('--expand-threshold', '-3')]:
+        result = run_main(['--weights', 'none', flag, text], 'name\n')
+        assert result.returncode == 2 and result.stdout == '' and flag in result.stderr
+    pytest.importorskip('torch')
+    from goengine import nets
+    policy = tmp_path / 'p.pt'
+    nets.save_network(policy, nets.PolicyNet(filters=4, layers=2, board_size=9))
+    result = run_main(['--weights', str(policy), '--c-puct', '0.5', '--expand-threshold', '0',
+                       '--threads', '1', '--playouts', '50'],
+                      'boardsize 9\nclear_board\ngenmove b\n')
+    assert result.returncode == 0, result.stderr
+    assert re.fullmatch(r'= [A-HJ]\d', responses(result.stdout)[2])
+
+
 def test_main_policy_only_plays_the_networks_top_sensible_move(tmp_path):
     torch = pytest.importorskip('torch')
     from goengine import Board, features, nets

@@ -5,9 +5,11 @@ bf16 autocast against fp32.
 The k=192 13-layer BN policy, SGD Nesterov, random planes; each layout and
 precision is timed twice in one run (timings vary run to run, so compare
 the ratio). bf16 pays only on CPUs that compute it natively (AVX-512 BF16,
-AMX: nets.bf16_is_fast). Pause any training run first: it shares the cores.
+AMX: nets.bf16_is_fast), so elsewhere it is timed only with --bf16: emulated,
+a k=192 step takes about a minute, and the tool ran past ten minutes on
+two AVX2-only Zen 1 cores. Pause any training run first: it shares the cores.
 
-    .venv/bin/python tools/bench_train_step.py [--steps 12] [--compile]
+    .venv/bin/python tools/bench_train_step.py [--steps 12] [--compile] [--filters 192,64] [--bf16]
 """
 
 import argparse
@@ -59,22 +61,30 @@ def main(argv=None):
                                      formatter_class=argparse.RawDescriptionHelpFormatter)
     parser.add_argument("--steps", type=int, default=12)
     parser.add_argument("--threads", type=int, default=2)
-    parser.add_argument("--filters", type=int, default=192)
+    parser.add_argument("--filters", default="192",
+                        help="comma-separated filter counts k to time, e.g. 192,128,64")
     parser.add_argument("--compile", action="store_true", help="also time torch.compile (NCHW)")
+    parser.add_argument("--bf16", action="store_true",
+                        help="time bf16 autocast even where the CPU only emulates it")
     args = parser.parse_args(argv)
     torch.set_num_threads(args.threads)
-    print(f"bf16 native on this CPU: {nets.bf16_is_fast()}")
-    for repeat in (1, 2):
-        for bf16 in (True, False):
-            for channels_last in (False, True):
-                rate = positions_per_second(channels_last, args.steps, filters=args.filters,
-                                            bf16=bf16)
-                print(f"run {repeat} {'bf16' if bf16 else 'fp32'} "
-                      f"{'channels_last' if channels_last else 'NCHW':13s} "
-                      f"{rate:6.1f} positions/s", flush=True)
-    if args.compile:
-        rate = positions_per_second(False, args.steps, compiled=True, filters=args.filters)
-        print(f"compiled NCHW {rate:6.1f} positions/s", flush=True)
+    native = nets.bf16_is_fast()
+    print(f"bf16 native on this CPU: {native}"
+          f"{'' if native or args.bf16 else ' (bf16 not timed; --bf16 times it anyway)'}")
+    precisions = (True, False) if native or args.bf16 else (False,)
+    for filters in (int(k) for k in args.filters.split(",")):
+        for repeat in (1, 2):
+            for bf16 in precisions:
+                for channels_last in (False, True):
+                    rate = positions_per_second(channels_last, args.steps, filters=filters,
+                                                bf16=bf16)
+                    print(f"k={filters} run {repeat} {'bf16' if bf16 else 'fp32'} "
+                          f"{'channels_last' if channels_last else 'NCHW':13s} "
+                          f"{rate:6.1f} positions/s", flush=True)
+        if args.compile:
+            rate = positions_per_second(False, args.steps, compiled=True, filters=filters,
+                                        bf16=native)
+            print(f"k={filters} compiled NCHW {rate:6.1f} positions/s", flush=True)
 
 
 if __name__ == "__main__":

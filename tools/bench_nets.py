@@ -3,11 +3,16 @@
     python tools/bench_nets.py                      # random k=192 policy net
     python tools/bench_nets.py --weights W.pt       # a trained network file
     python tools/bench_nets.py --agreement --weights W.pt --npz planes.npz
+    python tools/bench_nets.py --int8 --weights W.pt [--npz planes.npz]
 
 Speed: positions/s through NetworkEvaluator for several batch sizes, fp32 and
 bf16 in one run, after a warm-up (the first calls build oneDNN kernels).
 Agreement: how often bf16 picks the same top move as fp32 (for value nets, how
 far the values move), on planes from a .npz or on random planes.
+Int8: a candidate the engine does not use. The policy trunk is quantized to
+int8 (torch.ao static quantization on fbgemm, per-channel weights, calibrated
+on the planes); it reports int8 against fp32 speed in one run, and their
+top-1 agreement.
 """
 
 import argparse
@@ -23,7 +28,8 @@ import torch
 sys.path.append(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
 
 from goengine.nets import (  # noqa: E402
-    NetworkEvaluator, NetworkLoadError, PolicyNet, available_cores, load_network,
+    NetworkEvaluator, NetworkLoadError, PolicyNet, available_cores, fold_batch_norm,
+    load_network,
 )
 
 
@@ -45,6 +51,8 @@ def random_planes(n, model, seed=0):
 
 
 def evaluate(evaluator, planes):
+    if callable(evaluator):   # a plain function of the planes (--int8)
+        return evaluator(planes)
     if evaluator.kind == 'policy':
         return evaluator.policy(planes)
     return evaluator.value(planes)
@@ -113,6 +121,70 @@ def agreement(model, args):
         print(f'same sign: {100 * np.mean(np.sign(a) == np.sign(b)):.2f}%')
 
 
+def quantized_policy(model, calibration):
+    """The policy with its conv+ReLU trunk in int8 (fbgemm); the 1x1 head stays fp32.
+
+    torch.ao's eager-mode quantization is deprecated in recent torch, one
+    reason the engine does not build on it; here it only measures."""
+    import warnings
+    import torch.ao.quantization as tq
+    import torch.nn as nn
+    warnings.filterwarnings('ignore', module=r'torch\.ao')   # its deprecation notices
+    folded = fold_batch_norm(model)
+
+    class Int8Policy(nn.Module):
+        def __init__(self):
+            super().__init__()
+            self.quant, self.dequant = tq.QuantStub(), tq.DeQuantStub()
+            self.trunk = nn.Sequential(*[nn.Sequential(b.conv, nn.ReLU()) for b in folded.trunk])
+            self.head, self.point_bias = folded.head, folded.point_bias
+
+        def forward(self, x):
+            x = self.dequant(self.trunk(self.quant(x)))
+            return self.head(x).flatten(1) + self.point_bias
+
+    torch.backends.quantized.engine = 'fbgemm'
+    net = Int8Policy().eval()
+    net.qconfig = tq.get_default_qconfig('fbgemm')
+    net.head.qconfig = None
+    for block in net.trunk:
+        tq.fuse_modules(block, ['0', '1'], inplace=True)
+    tq.prepare(net, inplace=True)
+    with torch.inference_mode():
+        for i in range(0, len(calibration), 32):
+            net(torch.from_numpy(calibration[i:i + 32]).float())
+    return tq.convert(net, inplace=True)
+
+
+def int8(model, args):
+    if model.kind != 'policy':
+        sys.exit('--int8 measures policy networks only')
+    if args.npz:
+        planes = load_planes(args.npz, model, args.positions)
+    else:
+        print(f'planes: {args.positions} random positions (real games would be more telling)')
+        planes = random_planes(args.positions, model)
+    net = quantized_policy(model, planes[::max(1, len(planes) // 256)])
+    fp32 = NetworkEvaluator(model, use_bf16=False, threads=args.threads)
+
+    @torch.inference_mode()
+    def int8_logits(x):
+        return net(torch.from_numpy(x).float()).numpy()
+
+    chunks = range(0, len(planes), 32)
+    a = np.concatenate([fp32.logits(planes[i:i + 32]) for i in chunks])
+    b = np.concatenate([int8_logits(planes[i:i + 32]) for i in chunks])
+    print(f'top-1 agreement fp32 vs int8: {100 * np.mean(a.argmax(1) == b.argmax(1)):.2f}% '
+          f'over {len(a)} positions')
+    print(f'\n{"batch":>5} | {"fp32 pos/s":>10} | {"int8 pos/s":>10} | int8 speed-up')
+    print('-' * 50)
+    for batch in args.batches:
+        x = random_planes(batch, model, seed=batch)
+        slow = positions_per_second(fp32, x, args.seconds)
+        fast = positions_per_second(int8_logits, x, args.seconds)
+        print(f'{batch:>5} | {slow:>10.1f} | {fast:>10.1f} | {fast / slow:>6.2f}x')
+
+
 def main():
     parser = argparse.ArgumentParser(description=__doc__.split('\n')[0])
     parser.add_argument('--weights', help='network file (default: random k=192 policy net)')
@@ -125,9 +197,11 @@ def main():
                         help='keep NCHW memory format (channels_last is the default)')
     parser.add_argument('--agreement', action='store_true',
                         help='report fp32-vs-bf16 agreement instead of speed')
-    parser.add_argument('--npz', help='with --agreement: .npz holding planes (N, C, s, s)')
+    parser.add_argument('--int8', action='store_true',
+                        help='time an int8 policy trunk against fp32 and report their agreement')
+    parser.add_argument('--npz', help='with --agreement / --int8: .npz holding planes (N, C, s, s)')
     parser.add_argument('--positions', type=int, default=512,
-                        help='with --agreement: positions to compare (default 512)')
+                        help='with --agreement / --int8: positions to compare (default 512)')
     args = parser.parse_args()
 
     try:
@@ -139,6 +213,8 @@ def main():
           f'channels_last={args.channels_last}')
     if args.agreement:
         agreement(model, args)
+    elif args.int8:
+        int8(model, args)
     else:
         bench(model, args)
 

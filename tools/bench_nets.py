@@ -99,17 +99,24 @@ def load_planes(path, model, limit):
     sys.exit(f'{path}: no array of shape (N, {model.planes}, s, s)')
 
 
-def agreement(model, args):
+def comparison_planes(model, args):
+    """The planes two precisions are compared on: --npz, else random ones."""
     if args.npz:
-        planes = load_planes(args.npz, model, args.positions)
-    else:
-        print(f'planes: {args.positions} random positions (real games would be more telling)')
-        planes = random_planes(args.positions, model)
+        return load_planes(args.npz, model, args.positions)
+    print(f'planes: {args.positions} random positions (real games would be more telling)')
+    return random_planes(args.positions, model)
+
+
+def outputs(evaluator, planes, batch=32):
+    return np.concatenate([evaluate(evaluator, planes[i:i + batch])
+                           for i in range(0, len(planes), batch)])
+
+
+def agreement(model, args):
+    planes = comparison_planes(model, args)
     fp32 = NetworkEvaluator(model, use_bf16=False, threads=args.threads)
     bf16 = NetworkEvaluator(model, use_bf16=True, threads=args.threads)
-    chunks = range(0, len(planes), 32)
-    a = np.concatenate([evaluate(fp32, planes[i:i + 32]) for i in chunks])
-    b = np.concatenate([evaluate(bf16, planes[i:i + 32]) for i in chunks])
+    a, b = outputs(fp32, planes), outputs(bf16, planes)
     if model.kind == 'policy':
         same = np.mean(a.argmax(1) == b.argmax(1))
         print(f'top-1 agreement fp32 vs bf16: {100 * same:.2f}% over {len(a)} positions')
@@ -159,11 +166,7 @@ def quantized_policy(model, calibration):
 def int8(model, args):
     if model.kind != 'policy':
         sys.exit('--int8 measures policy networks only')
-    if args.npz:
-        planes = load_planes(args.npz, model, args.positions)
-    else:
-        print(f'planes: {args.positions} random positions (real games would be more telling)')
-        planes = random_planes(args.positions, model)
+    planes = comparison_planes(model, args)
     net = quantized_policy(model, planes[::max(1, len(planes) // 256)])
     fp32 = NetworkEvaluator(model, use_bf16=False, threads=args.threads)
 
@@ -171,9 +174,7 @@ def int8(model, args):
     def int8_logits(x):
         return net(torch.from_numpy(x).float()).numpy()
 
-    chunks = range(0, len(planes), 32)
-    a = np.concatenate([fp32.logits(planes[i:i + 32]) for i in chunks])
-    b = np.concatenate([int8_logits(planes[i:i + 32]) for i in chunks])
+    a, b = outputs(fp32, planes), outputs(int8_logits, planes)
     print(f'top-1 agreement fp32 vs int8: {100 * np.mean(a.argmax(1) == b.argmax(1)):.2f}% '
           f'over {len(a)} positions')
     print(f'\n{"batch":>5} | {"fp32 pos/s":>10} | {"int8 pos/s":>10} | int8 speed-up')

@@ -94,7 +94,10 @@ def add_arguments(parser, lr, batch_size, positions_per_game, run_dir):
     a("--lr-decay", type=float, default=0.5, help="lr factor applied every --lr-decay-every")
     a("--lr-decay-every", type=int, default=0, metavar="POSITIONS",
       help="positions between lr decays (0: constant lr)")
-    a("--momentum", type=float, default=0.9, help="Nesterov momentum")
+    a("--optimizer", choices=("sgd", "adamw"), default="sgd",
+      help="sgd: Nesterov momentum, as AlphaGo; adamw: per-weight step sizes, which lets a "
+           "new head learn beside a trained trunk (docs/TRAINING.md, value network)")
+    a("--momentum", type=float, default=0.9, help="Nesterov momentum (sgd only)")
     a("--weight-decay", type=float, default=1e-4)
     a("--batch-size", type=int, default=batch_size)
     a("--positions-per-game", type=int, default=positions_per_game,
@@ -306,6 +309,8 @@ class Trainer:
 
     def make_optimizer(self):
         a = self.args
+        if getattr(a, "optimizer", "sgd") == "adamw":
+            return torch.optim.AdamW(self.model.parameters(), lr=a.lr, weight_decay=a.weight_decay)
         return torch.optim.SGD(self.model.parameters(), lr=a.lr, momentum=a.momentum,
                                nesterov=True, weight_decay=a.weight_decay)
 

@@ -18,17 +18,37 @@ import sys
 
 sys.path.insert(0, os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
 
+import numpy as np  # noqa: E402
 import torch  # noqa: E402
 import torch.nn.functional as F  # noqa: E402
 
 from goengine import nets, training  # noqa: E402
-from goengine.sampler import ValueExamples  # noqa: E402
+from goengine.dataset import load_split  # noqa: E402
+from goengine.sampler import PolicyExamples, ValueExamples, sample_examples  # noqa: E402
 
 
-def load_policy(path):
-    """A policy net from a policy training checkpoint or from a (non-folded) network file."""
+def policy_planes_for_statistics(args, positions=1024):
+    """Policy planes of training positions, to measure a folded trunk's BN statistics."""
+    store = load_split("train", args.data_dir, args.cache_dir, log=lambda message: None)
+    rng = np.random.default_rng([args.seed, 7])
+    games = (store[int(i)] for i in rng.permutation(len(store))[:positions // 2])
+    planes, _ = sample_examples(PolicyExamples(), games, 2, rng)
+    return planes[:positions]
+
+
+def load_policy(path, args):
+    """A BN policy net from a policy training checkpoint or a network file.
+
+    A shipped (folded) file gets its BN back with statistics measured on
+    training positions (nets.unfold_batch_norm). Copied into the value net
+    without that, BN would start at gamma 1, beta 0, and in training mode
+    (batch statistics) the trunk would compute something else than the policy.
+    """
     try:
-        return nets.load_network(path, kind="policy")
+        policy = nets.load_network(path, kind="policy")
+        if not policy.batch_norm:
+            policy = nets.unfold_batch_norm(policy, policy_planes_for_statistics(args))
+        return policy
     except nets.NetworkLoadError:
         state = torch.load(path, map_location="cpu", weights_only=True)
         if not isinstance(state, dict) or state.get("kind") != "policy":
@@ -59,7 +79,7 @@ class ValueTask(training.Task):
         model = nets.ValueNet(nets.VALUE_PLANES, args.filters, args.layers, 19, batch_norm=True,
                               move_head=self.move_weight > 0)
         if args.init_from_policy:
-            nets.init_value_from_policy(model, load_policy(args.init_from_policy))
+            nets.init_value_from_policy(model, load_policy(args.init_from_policy, args))
         return model
 
     def forward(self, model, x):
@@ -93,7 +113,7 @@ def parse_args(argv=None):
                            run_dir="runs/value")
     parser.add_argument("--init-from-policy", metavar="CHECKPOINT",
                         help="copy the trunk of a policy training checkpoint (runs/policy/"
-                             "checkpoint.pt) or BN policy network file; needs equal "
+                             "checkpoint.pt) or policy network file (weights/sl.pt); needs equal "
                              "--filters/--layers")
     parser.add_argument("--late-fraction", type=float, metavar="F",
                         help="train only on positions after this fraction of each game "

@@ -28,7 +28,7 @@ setup(
     name="goengine",
     version="0.1.0",
     description="A Go engine in the shape of AlphaGo (Nature 2016), for ordinary CPUs",
-    packages=find_packages(include=["goengine", "goengine.*"]),
+    packages=find_packages(include=["goengine", "goengine.*", "training", "training.*"]),
     package_data={"goengine": ["*.pxd", "*.pyx"]},
     ext_modules=cythonize(
         [extension("_board"), extension("_features"), extension("_tree"),

@@ -1,14 +1,13 @@
 """Shared fixtures: real 9-dan games from ../shared/data, read with sgfmill."""
 
 import os
-import sys
 from pathlib import Path
 
 import pytest
 
+from tests.sgfmill_replay import read_games
+
 REPO = Path(__file__).resolve().parent.parent
-sys.path.insert(0, str(REPO / "tools"))
-from replay_vs_sgfmill import read_games  # noqa: E402
 
 DATA_DIR = Path(os.environ.get("GOENGINE_DATA", REPO.parent / "shared" / "data" / "tygem-9d"))
 SAMPLE_MONTH = DATA_DIR / "tygem-9d-2009-01.sgfs.gz"

@@ -1,15 +1,12 @@
 """Replay real 9-dan games on our board and on sgfmill's, independently, and
 demand identical stones and capture counts after every move."""
 
-import sys
-from pathlib import Path
 
 import pytest
 
-sys.path.insert(0, str(Path(__file__).resolve().parent.parent / "tools"))
-from replay_vs_sgfmill import read_games, replay_and_compare  # noqa: E402
+from tests.sgfmill_replay import read_games, replay_and_compare
 
-from tests.conftest import DATA_DIR  # noqa: E402
+from tests.conftest import DATA_DIR
 
 
 def test_sample_games_match_sgfmill(sample_games):

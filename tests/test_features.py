@@ -10,7 +10,7 @@ from sgfmill import boards
 
 from goengine import BLACK, PASS, WHITE, Board
 from goengine import features as F
-from replay_vs_sgfmill import COLOR, setup_lists
+from tests.sgfmill_replay import COLOR, setup_lists
 
 NAMES = {BLACK: "b", WHITE: "w"}
 

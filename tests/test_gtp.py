@@ -872,7 +872,6 @@ def test_main_lambda_needs_a_value_network(tmp_path):
 
 def test_main_search_constants_come_from_the_command_line(tmp_path):
     """--c-puct and --expand-threshold reach the search; bad values stop before GTP starts."""
-    sys.path.insert(0, str(REPO))
     import gtp_main
     from goengine.config import SearchConfig
     parser = gtp_main.build_parser()

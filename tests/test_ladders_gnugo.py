@@ -2,15 +2,12 @@
 
 import os
 import shutil
-import sys
-from pathlib import Path
 
 import pytest
 
-sys.path.insert(0, str(Path(__file__).resolve().parent.parent / "tools"))
-import ladder_vs_gnugo  # noqa: E402
+import ladder_vs_gnugo
 
-from tests.conftest import DATA_DIR  # noqa: E402
+from tests.conftest import DATA_DIR
 
 GNUGO = shutil.which("gnugo") or ("/usr/games/gnugo" if os.path.exists("/usr/games/gnugo") else None)
 HELD_OUT = DATA_DIR / "tygem-9d-2016-12.sgfs.gz"

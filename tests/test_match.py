@@ -11,9 +11,9 @@ from pathlib import Path
 import pytest
 from sgfmill import sgf
 
+import match
+
 REPO = Path(__file__).resolve().parent.parent
-sys.path.insert(0, str(REPO / 'tools'))
-import match  # noqa: E402
 
 OURS = f'{shlex.quote(sys.executable)} {shlex.quote(str(REPO / "gtp_main.py"))} --weights none'
 GNUGO = shutil.which('gnugo') or ('/usr/games/gnugo' if os.path.exists('/usr/games/gnugo')

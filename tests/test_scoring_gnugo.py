@@ -1,14 +1,11 @@
 """Dead stones and final scores against GNU Go and the recorded results of real counted games."""
 
-import sys
-from pathlib import Path
 
 import pytest
 
-sys.path.insert(0, str(Path(__file__).resolve().parent.parent / "tools"))
-import scoring_vs_gnugo  # noqa: E402
+import scoring_vs_gnugo
 
-from tests.test_ladders_gnugo import GNUGO, HELD_OUT  # noqa: E402
+from tests.test_ladders_gnugo import GNUGO, HELD_OUT
 
 
 @pytest.mark.skipif(GNUGO is None, reason="GNU Go is not installed (apt-get install gnugo)")

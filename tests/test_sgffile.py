@@ -6,7 +6,7 @@ import pytest
 from sgfmill import sgf, sgf_moves
 
 from goengine import BLACK, PASS, WHITE, coords
-from goengine.dataset import GameStore
+from training.dataset import GameStore
 from goengine.sgffile import (SgfError, iter_positions, parse_game, parse_winner,
                               read_games)
 from tests.conftest import DATA_DIR

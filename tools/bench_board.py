@@ -7,16 +7,14 @@ Prints figures only; timings vary run to run, so compare within one run.
 
 import argparse
 import gzip
-import sys
 import time
 from pathlib import Path
 
 import numpy as np
 from sgfmill import sgf, sgf_moves
 
-sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
-from goengine import Board  # noqa: E402
-from goengine import features  # noqa: E402
+from goengine import Board
+from goengine import features
 
 DEFAULT_SGF = Path(__file__).resolve().parents[2] / "shared/data/tygem-9d/tygem-9d-2016-12.sgfs.gz"
 

@@ -16,7 +16,6 @@ top-1 agreement.
 """
 
 import argparse
-import os
 import sys
 import time
 
@@ -25,9 +24,8 @@ import torch
 
 # Fallback for running from a checkout without `pip install -e .`; an installed
 # goengine (or PYTHONPATH) takes precedence.
-sys.path.append(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
 
-from goengine.nets import (  # noqa: E402
+from goengine.nets import (
     NetworkEvaluator, NetworkLoadError, PolicyNet, available_cores, fold_batch_norm,
     load_network,
 )

@@ -12,16 +12,16 @@
 
 import argparse
 import os
-import sys
 import threading
 import time
 
-sys.path.insert(0, os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
 
-from goengine import BLACK, WHITE, Board                                # noqa: E402
-from goengine.rollout import DEFAULT_PATH, RolloutPolicy                # noqa: E402
-from goengine.sgffile import new_board, read_games, SgfError            # noqa: E402
-from tools.train_rollout import DATA_DIR, HOLDOUT, evaluate, holdout_games   # noqa: E402
+from goengine import BLACK, WHITE, Board
+from goengine.rollout import DEFAULT_PATH, RolloutPolicy
+from goengine.sgffile import new_board, read_games, SgfError
+from train_rollout import evaluate, holdout_games
+
+from training.dataset import DATA_DIR, VALIDATION_FILES, split_files
 
 
 def rollout_speed(policy, seconds, threads=1):
@@ -131,10 +131,10 @@ def main():
     for name, us in priors_speed(policy, games).items():
         print(f"{name}: {us:.0f} us CPU per 19x19 position")
     rollout_top1, tree_top1, n = evaluate(policy, games)
-    print(f"held-out accuracy ({HOLDOUT}, {len(games)} games, {n} moves): "
+    print(f"held-out accuracy ({', '.join(VALIDATION_FILES)}, {len(games)} games, {n} moves): "
           f"rollout policy top1={rollout_top1:.4f}, tree policy top1={tree_top1:.4f}")
 
-    final_games = [g for g in read_games(os.path.join(args.data, HOLDOUT),
+    final_games = [g for g in read_games(split_files(args.data, "val"),
                                          limit=args.final_games) if g.size == 19]
     for name, model in (("rollout policy", policy), ("uniform random", uniform)):
         agree, total = final_position_agreement(model, final_games, args.final_rollouts)

@@ -23,16 +23,14 @@ given (the speed is the same). Run it niced while training uses the cores:
 import argparse
 import os
 import random
-import sys
 import time
 
-sys.path.insert(0, os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
 
-from goengine import BLACK, PASS  # noqa: E402
-from goengine.config import SearchConfig  # noqa: E402
-from goengine.game import GameState  # noqa: E402
-from goengine.player import sensible_mask  # noqa: E402
-from goengine.search import Search  # noqa: E402
+from goengine import BLACK, PASS
+from goengine.config import SearchConfig
+from goengine.game import GameState
+from goengine.player import sensible_mask
+from goengine.search import Search
 
 
 def middle_game(size, moves, seed):

@@ -13,16 +13,13 @@ two AVX2-only Zen 1 cores. Pause any training run first: it shares the cores.
 """
 
 import argparse
-import os
-import sys
 import time
 
 import numpy as np
 import torch
 import torch.nn.functional as F
 
-sys.path.insert(0, os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
-from goengine import nets  # noqa: E402
+from goengine import nets
 
 
 def positions_per_second(channels_last, steps, batch=64, compiled=False, filters=192, bf16=True):

@@ -34,9 +34,8 @@ import statistics
 import sys
 from pathlib import Path
 
-sys.path.insert(0, str(Path(__file__).resolve().parent))
-import match  # noqa: E402
-from match import BLACK, REPO, MoveLimit, Side  # noqa: E402
+import match
+from match import BLACK, REPO, MoveLimit, Side
 
 
 class CanadianClock:

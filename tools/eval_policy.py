@@ -6,17 +6,15 @@ Passes are not counted (the network has no pass output). The last line is
 exactly `top1=0.XXXX top5=0.XXXX positions=N`.
 """
 
-import os
 import sys
 
-sys.path.insert(0, os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
 
-import numpy as np  # noqa: E402
+import numpy as np
 
-from goengine import PASS, features  # noqa: E402
-from goengine.sgffile import SgfError, iter_positions, read_games  # noqa: E402
+from goengine import PASS, features
+from goengine.sgffile import SgfError, iter_positions, read_games
 
-import evaluation  # noqa: E402  (tools/evaluation.py, beside this file)
+from training import evaluation
 
 
 def main(argv=None):

@@ -10,17 +10,15 @@ nearly a coin toss, an endgame one mostly decided). The last line is exactly
 `mse=0.XXXX positions=N`.
 """
 
-import os
 import sys
 
-sys.path.insert(0, os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
 
-import numpy as np  # noqa: E402
+import numpy as np
 
-from goengine.sampler import ValueExamples, game_examples  # noqa: E402
-from goengine.sgffile import read_games  # noqa: E402
+from training.sampler import ValueExamples, game_examples
+from goengine.sgffile import read_games
 
-import evaluation  # noqa: E402  (tools/evaluation.py, beside this file)
+from training import evaluation
 
 BATCH = 256
 PHASES = ("opening (first third of the game)", "middle game (second third)",

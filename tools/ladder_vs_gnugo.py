@@ -16,12 +16,10 @@ Last line: `agreement=0.XXXX strings=N`.
 import argparse
 import random
 import subprocess
-import sys
 from pathlib import Path
 
-sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
-from goengine import BLACK, PASS, WHITE, coords, opponent  # noqa: E402
-from goengine.sgffile import iter_positions, read_games  # noqa: E402
+from goengine import BLACK, WHITE, coords, opponent
+from goengine.sgffile import iter_positions, read_games
 
 GNUGO = "/usr/games/gnugo"
 DEFAULT_SGF = Path(__file__).resolve().parents[2] / "shared/data/tygem-9d/tygem-9d-2016-12.sgfs.gz"

@@ -7,11 +7,9 @@ counts of games and broken records, or with --force after the data changed.
 
 import argparse
 import os
-import sys
 
-sys.path.insert(0, os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
 
-from goengine.dataset import DATA_DIR, REPO_DIR, SPLIT_HELP, load_split, split_cache_path  # noqa: E402
+from training.dataset import DATA_DIR, REPO_DIR, SPLIT_HELP, load_split, split_cache_path
 
 
 def main(argv=None):

@@ -32,12 +32,12 @@ import time
 from dataclasses import dataclass, field
 from pathlib import Path
 
+from gtp_client import EngineCrashed, EngineError, GtpFailure, GtpProcess
+
+from goengine import BLACK, WHITE, IllegalMove, coords, scoring
+from goengine.game import GameState
+
 REPO = Path(__file__).resolve().parent.parent
-sys.path.insert(0, str(REPO))
-sys.path.insert(0, str(REPO / 'tools'))
-from goengine import BLACK, WHITE, IllegalMove, coords, scoring  # noqa: E402
-from goengine.game import GameState  # noqa: E402
-from gtp_client import EngineCrashed, EngineError, GtpFailure, GtpProcess  # noqa: E402
 
 GNUGO = '/usr/games/gnugo'
 DEFAULT_OPPONENT = f'{GNUGO} --mode gtp --level 10'

@@ -19,17 +19,13 @@ Last line: `stones_light=0.XXXX stones_rollout=0.XXXX games=N`.
 
 import argparse
 import random
-import sys
 import time
-from pathlib import Path
 
-sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
-sys.path.insert(0, str(Path(__file__).resolve().parent))
-from goengine import coords, scoring  # noqa: E402
-from goengine.rollout import DEFAULT_PATH, RolloutPolicy  # noqa: E402
-from goengine.sgffile import SgfError, new_board, read_games  # noqa: E402
-from ladder_vs_gnugo import DEFAULT_SGF, GNUGO, GnuGo  # noqa: E402
-from match import parse_score  # noqa: E402
+from goengine import coords, scoring
+from goengine.rollout import DEFAULT_PATH, RolloutPolicy
+from goengine.sgffile import SgfError, new_board, read_games
+from ladder_vs_gnugo import DEFAULT_SGF, GNUGO, GnuGo
+from match import parse_score
 
 
 def counted(game):

@@ -19,24 +19,19 @@ The held-out month (tygem-9d-2016-12) is never trained on.
 """
 
 import argparse
-import glob
 import os
 import sys
 import time
 
 import numpy as np
 
-sys.path.insert(0, os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
+from goengine import PASS
+from goengine._patterns import canonical, move_keys, NO_PATTERN
+from goengine._rollout import FEATURE_NAMES, SLOTS
+from goengine.rollout import DEFAULT_PATH, RolloutPolicy
+from goengine.sgffile import iter_positions, read_games, SgfError
+from training.dataset import DATA_DIR, VALIDATION_FILES, split_files
 
-from goengine import PASS                                    # noqa: E402
-from goengine._patterns import canonical, move_keys, NO_PATTERN   # noqa: E402
-from goengine._rollout import FEATURE_NAMES, SLOTS            # noqa: E402
-from goengine.rollout import DEFAULT_PATH, RolloutPolicy      # noqa: E402
-from goengine.sgffile import iter_positions, read_games, SgfError   # noqa: E402
-
-DATA_DIR = os.path.join(os.path.dirname(os.path.dirname(os.path.abspath(__file__))), "..",
-                        "shared", "data", "tygem-9d")
-HOLDOUT = "tygem-9d-2016-12.sgfs.gz"
 ROLLOUT_SLOTS = 6       # pattern, response pattern, response, neighbour, save atari, nakade
 
 
@@ -45,8 +40,7 @@ def log(*args):
 
 
 def training_files(data_dir):
-    files = sorted(glob.glob(os.path.join(data_dir, "*.sgfs.gz")))
-    return [f for f in files if os.path.basename(f) != HOLDOUT]
+    return split_files(data_dir, "train")
 
 
 def spread_games(files, count, skip=0):
@@ -222,7 +216,7 @@ def evaluate(policy, games):
 
 
 def holdout_games(data_dir, count):
-    return [g for g in read_games(os.path.join(data_dir, HOLDOUT), limit=count) if g.size == 19]
+    return [g for g in read_games(split_files(data_dir, "val"), limit=count) if g.size == 19]
 
 
 def main(argv=None):
@@ -248,7 +242,7 @@ def main(argv=None):
         policy = RolloutPolicy.load(args.weights)
     else:
         files = training_files(args.data)
-        log(f"{len(files)} training files (holding out {HOLDOUT})")
+        log(f"{len(files)} training files (holding out {', '.join(VALIDATION_FILES)})")
         t = time.time()
         count_games = spread_games(files, args.count_games)
         log(f"counting patterns in {len(count_games)} games")

@@ -25,20 +25,17 @@ the held-out file; seeds are fixed, so a rerun gives the same sample.
 """
 
 import argparse
-import os
-import sys
 import time
 
-sys.path.insert(0, os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
 
-import numpy as np  # noqa: E402
-import torch  # noqa: E402
-import torch.nn as nn  # noqa: E402
-import torch.nn.functional as F  # noqa: E402
+import numpy as np
+import torch
+import torch.nn as nn
+import torch.nn.functional as F
 
-from goengine import BLACK, features, nets, rollout  # noqa: E402
-from goengine.dataset import load_split  # noqa: E402
-from goengine.sgffile import SgfError, iter_positions  # noqa: E402
+from goengine import BLACK, features, nets, rollout
+from training.dataset import load_split
+from goengine.sgffile import SgfError, iter_positions
 
 PHASES = ((0.0, 1 / 3, "opening third"), (1 / 3, 2 / 3, "middle third"),
           (2 / 3, 1.01, "last third"))

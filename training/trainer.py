@@ -1,6 +1,6 @@
-"""The supervised training loop shared by tools/train_policy.py and tools/train_value.py.
+"""The supervised training loop shared by the policy and value networks.
 
-A `Task` (defined by each tool) says what differs: which examples, which
+A `Task` (training/tasks.py) says what differs: which examples, which
 network, which loss. Everything else lives here once: SGD with bf16 autocast
 (fp32 master weights), a step-decayed learning rate, periodic validation on a
 fixed held-out sample, a CSV log and PNG plot, atomic checkpoints that resume
@@ -23,8 +23,8 @@ import numpy as np
 import torch
 
 from goengine import nets
-from goengine.dataset import DATA_DIR, REPO_DIR, SPLIT_HELP, load_split
-from goengine.sampler import BatchStream, BatchWorker, fixed_sample, measure_rate
+from training.dataset import DATA_DIR, REPO_DIR, SPLIT_HELP, load_split
+from training.sampler import BatchStream, BatchWorker, fixed_sample, measure_rate
 
 CHECKPOINT = "checkpoint.pt"
 # Use a worker process for feature extraction when the pipeline is not at
@@ -46,25 +46,6 @@ def as_input(planes):
     in NCHW (tools/bench_train_step.py; figures in docs/TRAINING.md)."""
     x = torch.from_numpy(np.ascontiguousarray(planes)).float()
     return x.contiguous(memory_format=torch.channels_last)
-
-
-class Task:
-    """What one trainer supplies; see tools/train_policy.py and tools/train_value.py."""
-    kind = ""             # "policy" or "value"
-    metrics = ()          # names of the per-example metrics loss() sums, e.g. ("loss", "top1")
-    examples = None       # a goengine.sampler example maker
-    val_examples = None   # the held-out sample's maker, if not `examples`
-
-    def build_model(self, args):
-        raise NotImplementedError
-
-    def forward(self, model, x):
-        """The network's output for a batch, in fp32 (what loss() receives)."""
-        return model(x).float()
-
-    def loss(self, output, targets):
-        """(mean loss to minimise, {metric: sum over the batch})."""
-        raise NotImplementedError
 
 
 class HelpFormatter(argparse.ArgumentDefaultsHelpFormatter, argparse.RawDescriptionHelpFormatter):

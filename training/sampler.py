@@ -175,7 +175,7 @@ def measure_rate(stream):
 
 
 def _worker_main(store_path, maker, kwargs, position, out):
-    from goengine.dataset import GameStore
+    from training.dataset import GameStore
     signal.signal(signal.SIGINT, signal.SIG_IGN)  # Ctrl-C is for the trainer, which stops us
     stream = BatchStream(GameStore.load(store_path), maker, **kwargs)
     for item in stream.batches(position):

@@ -4,7 +4,7 @@ network loading, so both tools take the same flags and fail the same way."""
 import argparse
 
 from goengine import nets
-from goengine.dataset import SPLIT_HELP, split_files
+from training.dataset import SPLIT_HELP, split_files
 
 
 def parse_args(doc, kind, default_limit, argv=None, add_arguments=None):

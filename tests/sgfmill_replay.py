@@ -1,24 +1,15 @@
-"""Replay real games on our board and on sgfmill's, independently, and count
-every point or capture count that differs after any move.
+"""An independent reference for the board: sgfmill reads the records and plays
+them on its own board; replay_and_compare counts every point or capture count
+where goengine's board differs after any move."""
 
-    python tools/replay_vs_sgfmill.py [FILE.sgfs.gz ...] [--limit N]
-
-Last line: `games=N moves=M differences=D`.
-"""
-
-import argparse
 import gzip
-import sys
-from pathlib import Path
 
 from sgfmill import boards, sgf, sgf_moves
 
-sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
-from goengine import BLACK, PASS, WHITE, Board  # noqa: E402
+from goengine import BLACK, PASS, WHITE, Board
 
 COLOR = {"b": BLACK, "w": WHITE}
 CELL = {None: 0, "b": BLACK, "w": WHITE}
-DEFAULT_MONTH = Path(__file__).resolve().parents[2] / "shared/data/tygem-9d/tygem-9d-2009-02.sgfs.gz"
 
 
 def read_games(path, limit):
@@ -70,22 +61,3 @@ def replay_and_compare(size, setup, moves):
         if board.captures(BLACK) != captured["b"] or board.captures(WHITE) != captured["w"]:
             differences += 1
     return compared, differences
-
-
-def main():
-    parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
-    parser.add_argument("files", nargs="*", default=[str(DEFAULT_MONTH)])
-    parser.add_argument("--limit", type=int, default=10**9, help="games per file")
-    args = parser.parse_args()
-    games = moves = differences = 0
-    for path in args.files:
-        for size, setup, game_moves in read_games(path, args.limit):
-            compared, diff = replay_and_compare(size, setup, game_moves)
-            games += 1
-            moves += compared
-            differences += diff
-    print(f"games={games} moves={moves} differences={differences}")
-
-
-if __name__ == "__main__":
-    main()

@@ -1,0 +1,130 @@
+"""What each network learns: its examples, its model and its loss.
+
+The trainer (training/trainer.py) runs the same loop for every network; a
+Task supplies the parts that differ. PolicyTask is AlphaGo's SL policy
+(cross-entropy on the move played), ValueTask its value network (MSE on the
+game's outcome, with an optional training-only move head).
+"""
+
+import numpy as np
+import torch
+import torch.nn.functional as F
+
+from goengine import nets
+from training.dataset import load_split
+from training.sampler import PolicyExamples, ValueExamples, sample_examples
+
+
+class Task:
+    """What differs between networks; the trainer calls these."""
+    kind = ""             # "policy" or "value"
+    metrics = ()          # names of the per-example metrics loss() sums, e.g. ("loss", "top1")
+    examples = None       # a training.sampler example maker
+    val_examples = None   # the held-out sample's maker, if not `examples`
+
+    def build_model(self, args):
+        raise NotImplementedError
+
+    def forward(self, model, x):
+        """The network's output for a batch, in fp32 (what loss() receives)."""
+        return model(x).float()
+
+    def loss(self, output, targets):
+        """(mean loss to minimise, {metric: sum over the batch})."""
+        raise NotImplementedError
+
+
+class PolicyTask(Task):
+    """Cross-entropy on the move played; top-1 accuracy is the paper's headline number."""
+    kind = "policy"
+    metrics = ("loss", "top1")
+    examples = PolicyExamples()
+
+    def build_model(self, args):
+        return nets.PolicyNet(nets.POLICY_PLANES, args.filters, args.layers, 19, batch_norm=True)
+
+    def loss(self, logits, moves):
+        loss = F.cross_entropy(logits, moves)
+        top1 = (logits.argmax(1) == moves).sum().item()
+        return loss, {"loss": loss.item() * len(moves), "top1": float(top1)}
+
+
+def policy_planes_for_statistics(args, positions=1024):
+    """Policy planes of training positions, to measure a folded trunk's BN statistics."""
+    store = load_split("train", args.data_dir, args.cache_dir, log=lambda message: None)
+    rng = np.random.default_rng([args.seed, 7])
+    games = (store[int(i)] for i in rng.permutation(len(store))[:positions // 2])
+    planes, _ = sample_examples(PolicyExamples(), games, 2, rng)
+    return planes[:positions]
+
+
+def load_policy(path, args):
+    """A BN policy net from a policy training checkpoint or a network file.
+
+    A shipped (folded) file gets its BN back with statistics measured on
+    training positions (nets.unfold_batch_norm). Copied into the value net
+    without that, BN would start at gamma 1, beta 0, and in training mode
+    (batch statistics) the trunk would compute something else than the policy.
+    """
+    try:
+        policy = nets.load_network(path, kind="policy")
+        if not policy.batch_norm:
+            policy = nets.unfold_batch_norm(policy, policy_planes_for_statistics(args))
+        return policy
+    except nets.NetworkLoadError:
+        state = torch.load(path, map_location="cpu", weights_only=True)
+        if not isinstance(state, dict) or state.get("kind") != "policy":
+            raise SystemExit(f"{path}: neither a policy network nor a policy training checkpoint")
+        model = nets.PolicyNet(**state["arch"])
+        model.load_state_dict(state["model"])
+        return model
+
+
+class ValueTask(Task):
+    """MSE on the outcome, plus (move_weight > 0) cross-entropy of a training-only move head.
+
+    Why the move head: one outcome per game is a weak, noisy signal, and value
+    nets trained on it alone here stayed at the constant-output MSE of 1.0
+    (docs/TRAINING.md). The move played is a dense signal on the same trunk
+    that keeps its features those of a Go player; the export drops the head.
+    """
+    kind = "value"
+
+    def __init__(self, late_fraction=None, move_weight=0.0):
+        self.move_weight = move_weight
+        with_moves = move_weight > 0
+        self.metrics = ("mse", "move_loss", "top1") if with_moves else ("mse",)
+        self.examples = ValueExamples(late_fraction or 0.0, with_moves)
+        self.val_examples = ValueExamples(with_moves=with_moves)  # always on whole games
+
+    def build_model(self, args):
+        model = nets.ValueNet(nets.VALUE_PLANES, args.filters, args.layers, 19, batch_norm=True,
+                              move_head=self.move_weight > 0)
+        if args.init_from_policy:
+            nets.init_value_from_policy(model, load_policy(args.init_from_policy, args))
+        return model
+
+    def forward(self, model, x):
+        if self.move_weight <= 0:
+            return model(x).float()
+        if not model.move_head:
+            raise SystemExit("this network has no move head (a run from before session 7 or "
+                             "a shipped file): pass --move-weight 0")
+        values, logits = model.forward_with_moves(x)
+        return values.float(), logits.float()
+
+    def loss(self, output, targets):
+        if self.move_weight <= 0:
+            loss = F.mse_loss(output, targets)
+            return loss, {"mse": loss.item() * len(targets)}
+        values, logits = output
+        outcomes, moves = targets[:, 0], targets[:, 1].long()
+        mse = F.mse_loss(values, outcomes)
+        played = moves >= 0  # passes have no move output
+        move_loss = F.cross_entropy(logits[played], moves[played]) if played.any() else mse * 0
+        hits = logits[played].argmax(1) == moves[played]
+        top1 = hits.float().mean() if played.any() else mse * 0
+        n = len(targets)  # metrics are sums over the batch: means times n
+        sums = {"mse": mse.item() * n, "move_loss": move_loss.item() * n, "top1": top1.item() * n}
+        return mse + self.move_weight * move_loss, sums
+

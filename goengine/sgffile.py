@@ -10,8 +10,6 @@ import gzip
 import os
 from dataclasses import dataclass, field
 
-from sgfmill import sgf, sgf_moves
-
 from goengine import BLACK, PASS, WHITE, Board, IllegalMove, coords
 
 COLORS = {"b": BLACK, "w": WHITE}
@@ -54,6 +52,10 @@ def parse_winner(result):
 
 def parse_game(text, name=""):
     """Parse one SGF game (str or bytes). Raises SgfError on any defect."""
+    # Imported here: replaying stored games (training on the GPU machine, which
+    # has no sgfmill) needs Game and iter_positions but never parses SGF text.
+    from sgfmill import sgf, sgf_moves
+
     if isinstance(text, str):
         text = text.encode("utf-8")
     try:

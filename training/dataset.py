@@ -107,10 +107,26 @@ class GameStore:
             a[key] = np.concatenate(parts)
         return cls(a)
 
-    def save(self, path):
+    def subset(self, indices):
+        """A store of the games at `indices` (in that order)."""
+        indices = np.asarray(indices, np.int64)
+        a = self.a
+        out = {key: a[key][indices] for key in ("size", "komi", "winner", "results", "names")}
+        for key, items, per_game in (("move_offsets", "moves", ("moves", "colors")),
+                                     ("setup_offsets", "setup_points",
+                                      ("setup_points", "setup_colors"))):
+            lo, hi = a[key][indices], a[key][indices + 1]
+            lengths = hi - lo
+            out[key] = np.concatenate([[0], np.cumsum(lengths)]).astype(np.int64)
+            take = (np.repeat(lo - out[key][:-1], lengths) + np.arange(out[key][-1]))
+            for name in per_game:
+                out[name] = a[name][take]
+        return GameStore(out)
+
+    def save(self, path, compressed=False):
         """Atomic write (tmp file, then rename) so a reader never sees half a file."""
         tmp = f"{path}.tmp{os.getpid()}.npz"
-        np.savez(tmp, **self.a)
+        (np.savez_compressed if compressed else np.savez)(tmp, **self.a)
         os.replace(tmp, path)
         self.path = path
 

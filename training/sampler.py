@@ -8,6 +8,7 @@ seeded by (seed, epoch, chunk), so a stream position (epoch, chunk, batch)
 replays exactly; that is what a training checkpoint stores.
 """
 
+import itertools
 import math
 import queue
 import signal
@@ -145,26 +146,35 @@ class BatchStream:
         shuffle = rng.permutation(len(targets))
         return planes[shuffle], targets[shuffle]
 
+    def chunk_batches(self, epoch, chunk, first_batch=0):
+        """Yield (planes, targets, next_position) for the minibatches of one chunk."""
+        planes, targets = self.chunk(epoch, chunk)
+        count = len(targets) // self.batch_size
+        for b in range(first_batch, count):
+            if b + 1 < count:
+                nxt = (epoch, chunk, b + 1)
+            elif chunk + 1 < self.chunks_per_epoch:
+                nxt = (epoch, chunk + 1, 0)
+            else:
+                nxt = (epoch + 1, 0, 0)
+            s = slice(b * self.batch_size, (b + 1) * self.batch_size)
+            yield planes[s], targets[s], nxt
+
+    def global_chunk(self, position):
+        """The number of chunks before `position` since the start of the stream."""
+        return position[0] * self.chunks_per_epoch + position[1]
+
     def batches(self, position=(0, 0, 0)):
         """Yield (planes, targets, next_position); resuming at next_position continues exactly."""
-        epoch, chunk, batch = position
-        while True:
-            produced = False
-            while chunk < self.chunks_per_epoch:
-                planes, targets = self.chunk(epoch, chunk)
-                count = len(targets) // self.batch_size
-                for b in range(batch, count):
-                    done = b + 1 == count
-                    nxt = (epoch, chunk + 1, 0) if done else (epoch, chunk, b + 1)
-                    if done and chunk + 1 == self.chunks_per_epoch:
-                        nxt = (epoch + 1, 0, 0)
-                    s = slice(b * self.batch_size, (b + 1) * self.batch_size)
-                    produced = True
-                    yield planes[s], targets[s], nxt
-                chunk, batch = chunk + 1, 0
-            if not produced and position[:2] == (epoch, 0):
+        start, empty = self.global_chunk(position), 0
+        for g in itertools.count(start):
+            epoch, chunk = divmod(g, self.chunks_per_epoch)
+            empty += 1
+            for item in self.chunk_batches(epoch, chunk, position[2] if g == start else 0):
+                empty = 0
+                yield item
+            if empty > self.chunks_per_epoch:  # a whole epoch without one batch
                 raise ValueError(f"too few positions for one batch of {self.batch_size} per chunk")
-            epoch, chunk = epoch + 1, 0
 
 
 def measure_rate(stream):
@@ -174,36 +184,63 @@ def measure_rate(stream):
     return len(targets) / (time.perf_counter() - start), planes, targets
 
 
-def _worker_main(store_path, maker, kwargs, position, out):
+def _worker_main(store_path, maker, kwargs, position, index, count, out):
+    """Worker `index` of `count`: the chunks g with g % count == index, each followed by None."""
     from training.dataset import GameStore
     signal.signal(signal.SIGINT, signal.SIG_IGN)  # Ctrl-C is for the trainer, which stops us
     stream = BatchStream(GameStore.load(store_path), maker, **kwargs)
-    for item in stream.batches(position):
-        out.put(item)
+    start = stream.global_chunk(position)
+    first = start + (index - start) % count
+    for g in itertools.count(first, count):
+        epoch, chunk = divmod(g, stream.chunks_per_epoch)
+        for item in stream.chunk_batches(epoch, chunk, position[2] if g == start else 0):
+            out.put(item)
+        out.put(None)
 
 
-class BatchWorker:
-    """The same stream as BatchStream(...).batches(position), built in a separate process.
+class BatchWorkers:
+    """The same stream as BatchStream(...).batches(position), built by `count` processes.
 
-    Used when feature extraction is too slow to keep up with the optimizer.
+    Feature planes cost about as much CPU as a training step on a CPU, and far
+    more than a step on a GPU, so they are made in other processes: each takes
+    every count-th chunk, and the minibatches are read back in chunk order, so
+    the stream (and a resumed run) is the same for any number of workers.
     """
 
-    def __init__(self, store_path, maker, kwargs, position, prefetch=32):
+    def __init__(self, store, maker, kwargs, position, count=1, prefetch=32):
+        if store.path is None:
+            raise ValueError("batch workers load the game store from its .npz file")
         ctx = get_context("spawn")
-        self.queue = ctx.Queue(prefetch)
-        self.process = ctx.Process(target=_worker_main, daemon=True,
-                                   args=(store_path, maker, kwargs, position, self.queue))
-        self.process.start()
+        store_path = store.path
+        self.count = count
+        self.chunk = BatchStream(store, maker, **kwargs).global_chunk(position)
+        self.queues = [ctx.Queue(prefetch) for _ in range(count)]
+        self.processes = [ctx.Process(target=_worker_main, daemon=True,
+                                      args=(store_path, maker, kwargs, position, i, count, q))
+                          for i, q in enumerate(self.queues)]
+        for process in self.processes:
+            process.start()
+
+    def _get(self, index):
+        while True:
+            try:
+                return self.queues[index].get(timeout=5)
+            except queue.Empty:
+                dead = [p for p in self.processes if not p.is_alive()]
+                if dead:
+                    raise RuntimeError(f"batch worker died (exit code {dead[0].exitcode})")
 
     def __iter__(self):
         while True:
-            try:
-                yield self.queue.get(timeout=5)
-            except queue.Empty:
-                if not self.process.is_alive():
-                    raise RuntimeError(f"batch worker died (exit code {self.process.exitcode})")
+            item = self._get(self.chunk % self.count)
+            if item is None:
+                self.chunk += 1
+            else:
+                yield item
 
     def close(self):
-        if self.process.is_alive():
-            self.process.terminate()
-        self.process.join(timeout=10)
+        for process in self.processes:
+            if process.is_alive():
+                process.terminate()
+        for process in self.processes:
+            process.join(timeout=10)

@@ -30,7 +30,10 @@ class Task:
         return model(x).float()
 
     def loss(self, output, targets):
-        """(mean loss to minimise, {metric: sum over the batch})."""
+        """(mean loss to minimise, {metric: its sum over the batch as a 0-d tensor}).
+
+        Tensors, not floats: reading a GPU value waits for the step, so the
+        trainer reads the sums only when it logs."""
         raise NotImplementedError
 
 
@@ -45,8 +48,8 @@ class PolicyTask(Task):
 
     def loss(self, logits, moves):
         loss = F.cross_entropy(logits, moves)
-        top1 = (logits.argmax(1) == moves).sum().item()
-        return loss, {"loss": loss.item() * len(moves), "top1": float(top1)}
+        top1 = (logits.argmax(1) == moves).sum()
+        return loss, {"loss": loss.detach() * len(moves), "top1": top1}
 
 
 def policy_planes_for_statistics(args, positions=1024):
@@ -116,15 +119,15 @@ class ValueTask(Task):
     def loss(self, output, targets):
         if self.move_weight <= 0:
             loss = F.mse_loss(output, targets)
-            return loss, {"mse": loss.item() * len(targets)}
+            return loss, {"mse": loss.detach() * len(targets)}
         values, logits = output
         outcomes, moves = targets[:, 0], targets[:, 1].long()
         mse = F.mse_loss(values, outcomes)
-        played = moves >= 0  # passes have no move output
-        move_loss = F.cross_entropy(logits[played], moves[played]) if played.any() else mse * 0
-        hits = logits[played].argmax(1) == moves[played]
-        top1 = hits.float().mean() if played.any() else mse * 0
+        played = moves >= 0  # passes (-1) have no move output
+        move_loss = F.cross_entropy(logits, moves, ignore_index=-1)
+        hits = (logits.argmax(1) == moves) & played
+        top1 = hits.sum() / played.sum().clamp(min=1)
         n = len(targets)  # metrics are sums over the batch: means times n
-        sums = {"mse": mse.item() * n, "move_loss": move_loss.item() * n, "top1": top1.item() * n}
+        sums = {"mse": mse.detach() * n, "move_loss": move_loss.detach() * n, "top1": top1 * n}
         return mse + self.move_weight * move_loss, sums
 

@@ -1,7 +1,8 @@
 """The supervised training loop shared by the policy and value networks.
 
 A `Task` (training/tasks.py) says what differs: which examples, which
-network, which loss. Everything else lives here once: SGD with bf16 autocast
+network, which loss. Everything else lives here once, on the CPU or a CUDA
+GPU with the same code: SGD (or AdamW) with bf16 autocast
 (fp32 master weights), a step-decayed learning rate, periodic validation on a
 fixed held-out sample, a CSV log and PNG plot, atomic checkpoints that resume
 exactly (model, optimizer, positions seen, RNG and data stream position),
@@ -13,6 +14,7 @@ Run directory layout: checkpoint.pt, log.csv, plot.png, train.log, val-<kind>.np
 import argparse
 import copy
 import csv
+import math
 import os
 import random
 import signal
@@ -24,7 +26,7 @@ import torch
 
 from goengine import nets
 from training.dataset import DATA_DIR, REPO_DIR, SPLIT_HELP, load_split
-from training.sampler import BatchStream, BatchWorker, fixed_sample, measure_rate
+from training.sampler import BatchStream, BatchWorkers, fixed_sample, measure_rate
 
 CHECKPOINT = "checkpoint.pt"
 # Use a worker process for feature extraction when the pipeline is not at
@@ -33,19 +35,39 @@ PIPELINE_MARGIN = 3.0
 MEASURE_SECONDS = 0.5  # minimum time spent timing training steps at startup
 
 
-def to_channels_last(model):
-    """NHWC weights, to match as_input."""
-    return model.to(memory_format=torch.channels_last)
+def to_channels_last(model, device="cpu"):
+    """NHWC weights on `device`, to match as_input."""
+    return model.to(device, memory_format=torch.channels_last)
 
 
-def as_input(planes):
-    """uint8 planes -> float NHWC (channels_last) tensor.
+def as_input(planes, device="cpu"):
+    """uint8 planes -> float NHWC (channels_last) tensor on `device`.
 
     oneDNN's bf16 convolutions are faster in NHWC, forward and backward:
     a k=192 BN policy step (batch 64, 2 Zen 4 threads) runs 7-10 % faster than
     in NCHW (tools/bench_train_step.py; figures in docs/TRAINING.md)."""
-    x = torch.from_numpy(np.ascontiguousarray(planes)).float()
-    return x.contiguous(memory_format=torch.channels_last)
+    x = torch.from_numpy(np.ascontiguousarray(planes))
+    if device != "cpu":  # uint8 crosses the bus: a quarter of the bytes of float
+        x = x.pin_memory().to(device, non_blocking=True)
+    return x.float().contiguous(memory_format=torch.channels_last)
+
+
+def pick_device(name):
+    """'cpu', 'cuda' or 'auto' (cuda where torch sees a GPU) -> a device name, or exit."""
+    if name == "auto":
+        return "cuda" if torch.cuda.is_available() else "cpu"
+    if name == "cuda" and not torch.cuda.is_available():
+        raise SystemExit("--device cuda: torch sees no CUDA GPU here")
+    return name
+
+
+def optional_tqdm():
+    """tqdm's progress bar class, or None where it is not installed (the GPU machine)."""
+    try:
+        from tqdm import tqdm
+    except ImportError:
+        return None
+    return tqdm
 
 
 class HelpFormatter(argparse.ArgumentDefaultsHelpFormatter, argparse.RawDescriptionHelpFormatter):
@@ -90,12 +112,20 @@ def add_arguments(parser, lr, batch_size, positions_per_game, run_dir):
     a("--val-every", type=int, default=50_000, metavar="POSITIONS",
       help="validate, log a CSV row and redraw the plot this often")
     a("--val-positions", type=int, default=2000, help="size of the fixed held-out sample")
+    a("--warmup", type=int, default=0, metavar="POSITIONS",
+      help="raise the lr linearly from 0 over this many positions of this invocation "
+           "(a large batch or a fresh optimizer state needs it)")
+    a("--device", choices=("auto", "cpu", "cuda"), default="auto",
+      help="auto: a CUDA GPU where torch sees one, else the CPU")
     a("--threads", type=int, default=2, help="torch intra-op threads")
-    a("--workers", choices=("auto", "0", "1"), default="auto",
-      help="feature extraction in a worker process: auto measures and decides")
+    a("--workers", default="auto", metavar="N",
+      help="processes making feature planes: a number (0: in the trainer's process), or "
+           "auto: enough to keep the measured training step fed")
+    a("--compile", action="store_true",
+      help="torch.compile the model (pays on a GPU only when measured to; off by default)")
     a("--fp32", action="store_true",
-      help="no bf16 autocast (default: bf16 only where the CPU computes it natively, "
-           "nets.bf16_is_fast; elsewhere it is many times slower than fp32)")
+      help="no bf16 autocast (default: bf16 on a GPU, and on a CPU only where it computes "
+           "bf16 natively, nets.bf16_is_fast; elsewhere it is many times slower than fp32)")
     a("--no-progress", action="store_true", help="no tqdm progress bar")
 
 
@@ -103,7 +133,8 @@ class Trainer:
     def __init__(self, task, args):
         self.task, self.args = task, args
         self.run_dir = args.run_dir
-        self.bf16 = not args.fp32 and nets.bf16_is_fast()
+        self.device = pick_device(getattr(args, "device", "cpu"))
+        self.bf16 = not args.fp32 and (self.device == "cuda" or nets.bf16_is_fast())
         os.makedirs(self.run_dir, exist_ok=True)
         self.checkpoint_path = os.path.join(self.run_dir, CHECKPOINT)
         self.csv_path = os.path.join(self.run_dir, "log.csv")
@@ -142,8 +173,11 @@ class Trainer:
             writer.writerows(rows)
 
     def plot(self):
-        """plot.png: every metric, train and validation, against positions seen."""
-        import matplotlib
+        """plot.png: every metric, train and validation, against positions seen (needs matplotlib)."""
+        try:
+            import matplotlib
+        except ImportError:  # the GPU machine has none; the CSV has every figure
+            return
         matplotlib.use("Agg")
         import matplotlib.pyplot as plt
         with open(self.csv_path, newline="") as f:
@@ -208,15 +242,20 @@ class Trainer:
 
     def lr(self):
         a = self.args
-        if a.lr_decay_every <= 0:
-            return a.lr
-        return a.lr * a.lr_decay ** (self.positions_seen // a.lr_decay_every)
+        lr = a.lr
+        if a.lr_decay_every > 0:
+            lr *= a.lr_decay ** (self.positions_seen // a.lr_decay_every)
+        warmup = getattr(a, "warmup", 0)
+        trained_here = self.positions_seen - getattr(self, "positions_at_start", 0)
+        if warmup > 0 and trained_here < warmup:
+            lr *= (trained_here + 1) / warmup
+        return lr
 
     def step(self, model, optimizer, planes, targets):
         """One SGD step (bf16 autocast where it is fast); returns the metric sums of the batch."""
-        x = as_input(planes)
-        y = torch.from_numpy(np.ascontiguousarray(targets))
-        with torch.autocast("cpu", dtype=torch.bfloat16, enabled=self.bf16):
+        x = as_input(planes, self.device)
+        y = torch.from_numpy(np.ascontiguousarray(targets)).to(self.device, non_blocking=True)
+        with torch.autocast(self.device, dtype=torch.bfloat16, enabled=self.bf16):
             output = self.task.forward(model, x)
         loss, sums = self.task.loss(output, y)
         optimizer.zero_grad(set_to_none=True)
@@ -230,14 +269,15 @@ class Trainer:
         model.eval()
         totals = dict.fromkeys(self.task.metrics, 0.0)
         for i in range(0, len(targets), batch):
-            x = as_input(planes[i:i + batch])
-            with torch.autocast("cpu", dtype=torch.bfloat16, enabled=self.bf16):
+            x = as_input(planes[i:i + batch], self.device)
+            with torch.autocast(self.device, dtype=torch.bfloat16, enabled=self.bf16):
                 output = self.task.forward(model, x)
-            _, sums = self.task.loss(output, torch.from_numpy(targets[i:i + batch]))
+            y = torch.from_numpy(targets[i:i + batch]).to(self.device)
+            _, sums = self.task.loss(output, y)
             for k in totals:
                 totals[k] += sums[k]
         model.train()
-        return {k: v / max(1, len(targets)) for k, v in totals.items()}
+        return {k: float(v) / max(1, len(targets)) for k, v in totals.items()}
 
     def validation_set(self):
         """The fixed held-out sample, built once and cached in the run dir."""
@@ -269,13 +309,16 @@ class Trainer:
             self.model.load_state_dict(state["model"])
         else:
             self.model = self.task.build_model(a)
-        self.model = to_channels_last(self.model).train()
+        self.model = to_channels_last(self.model, self.device).train()
         self.optimizer = self.make_optimizer()
         self.positions_seen, self.stream_position, self.wallclock_before = 0, (0, 0, 0), 0.0
         self.stream_config = dict(batch_size=a.batch_size, positions_per_game=a.positions_per_game,
                                   seed=a.seed)
         if state:
-            self.optimizer.load_state_dict(state["optimizer"])
+            if state["optimizer"] is not None:
+                self.optimizer.load_state_dict(state["optimizer"])
+            else:  # a compact checkpoint too large with it (tools/gpu_kit.py fetch)
+                self.log("the checkpoint has no optimizer state: it starts afresh")
             self.positions_seen = state["positions_seen"]
             self.stream_position = tuple(state["stream_position"])
             self.wallclock_before = state["wallclock"]
@@ -283,8 +326,9 @@ class Trainer:
                 self.log(f"resuming with the run's data stream {state['stream']} "
                          f"(ignoring {self.stream_config})")
             self.stream_config = state["stream"]
-            torch.set_rng_state(state["rng"]["torch"])
+            torch.set_rng_state(state["rng"]["torch"].cpu())
             random.setstate(state["rng"]["python"])
+        self.positions_at_start = self.positions_seen
         self.started = time.monotonic()
         self.last_checkpoint = time.monotonic()
 
@@ -309,9 +353,11 @@ class Trainer:
                              f"run's {ours} (set --filters/--layers to match)")
         stream = BatchStream(store, self.task.examples, **self.stream_config)
         planes, _ = stream.chunk(10**6 + 1, 0)  # an epoch training never reaches
-        self.model = to_channels_last(nets.unfold_batch_norm(plain, planes[:positions]))
+        self.model = to_channels_last(nets.unfold_batch_norm(plain, planes[:positions]),
+                                      self.device)
         self.optimizer = self.make_optimizer()
         self.positions_seen = int(plain.extra.get("positions_seen", 0))
+        self.positions_at_start = self.positions_seen
         self.log(f"initialised from {a.init_weights} ({plain.extra}); BN statistics from "
                  f"{min(positions, len(planes))} training positions; counting from "
                  f"{self.positions_seen} positions")
@@ -324,27 +370,55 @@ class Trainer:
         optimizer = torch.optim.SGD(model.parameters(), lr=0.0, momentum=self.args.momentum)
         for _ in range(2):  # warm-up: the first steps build kernels and are slow
             self.step(model, optimizer, planes, targets)
+        self.synchronize()
         start, steps = time.perf_counter(), 0
         while steps < 3 or time.perf_counter() - start < MEASURE_SECONDS:
             self.step(model, optimizer, planes, targets)
             steps += 1
+        self.synchronize()
         return pipeline, steps * len(targets) / (time.perf_counter() - start)
 
-    def batches(self, store):
-        """The training minibatch iterator, in a worker process when the pipeline is too slow."""
+    def synchronize(self):
+        """Wait for the GPU's queued work (timings); nothing to wait for on the CPU."""
+        if self.device == "cuda":
+            torch.cuda.synchronize()
+
+    def worker_count(self, pipeline, step):
+        """--workers as a number; auto: enough processes for PIPELINE_MARGIN times the step rate.
+
+        On the CPU the workers share the cores with the step, so auto uses one
+        at most, and only when the pipeline is the slower part."""
         a = self.args
+        if a.workers != "auto":
+            try:
+                count = int(a.workers)
+            except ValueError:
+                raise SystemExit(f"--workers: a number or auto, not {a.workers!r}") from None
+            if count < 0:
+                raise SystemExit("--workers: not negative")
+            return count
+        if pipeline >= PIPELINE_MARGIN * step:
+            return 0
+        if self.device == "cpu":
+            return 1
+        spare = max(1, (os.cpu_count() or 2) - 2)  # the trainer and the GPU driver keep two
+        return min(spare, math.ceil(PIPELINE_MARGIN * step / pipeline))
+
+    def batches(self, store):
+        """The training minibatch iterator, in worker processes when the pipeline is too slow."""
         stream = BatchStream(store, self.task.examples, **self.stream_config)
         pipeline, step = self.measure(stream)
-        use_worker = a.workers == "1" or (a.workers == "auto" and pipeline < PIPELINE_MARGIN * step)
-        self.log(f"throughput: input pipeline {pipeline:.0f} positions/s (one process), "
-                 f"training step {step:.0f} positions/s (batch {stream.batch_size}, "
-                 f"{torch.get_num_threads()} threads) -> "
-                 f"{'worker process' if use_worker else 'in-process'} feature extraction")
-        if use_worker:
+        workers = self.worker_count(pipeline, step)
+        where = f"{workers} worker processes" if workers else "in-process"
+        self.log(f"throughput on {self.device}: input pipeline {pipeline:.0f} positions/s "
+                 f"(one process), training step {step:.0f} positions/s (batch "
+                 f"{stream.batch_size}, {torch.get_num_threads()} threads) -> {where} "
+                 f"feature extraction")
+        if workers:
             if store.path is None:
-                raise SystemExit("a worker process needs a cached game store")
-            self.worker = BatchWorker(store.path, self.task.examples, self.stream_config,
-                                      self.stream_position)
+                raise SystemExit("worker processes need a cached game store")
+            self.worker = BatchWorkers(store, self.task.examples, self.stream_config,
+                                       self.stream_position, workers)
             return iter(self.worker)
         return stream.batches(self.stream_position)
 
@@ -370,7 +444,7 @@ class Trainer:
         scores = self.evaluate(self.model, *val)
         row = {"positions_seen": self.positions_seen}
         for m in self.task.metrics:
-            row[f"train_{m}"] = f"{train_sums[m] / train_count:.4f}" if train_count else ""
+            row[f"train_{m}"] = f"{float(train_sums[m]) / train_count:.4f}" if train_count else ""
         for m in self.task.metrics:
             row[f"val_{m}"] = f"{scores[m]:.4f}"
         row.update(lr=f"{self.lr():.6g}", wallclock=f"{self.wallclock():.1f}", pos_per_s=f"{rate:.1f}")
@@ -395,20 +469,24 @@ class Trainer:
         batches = self.batches(store)
         old_handlers = self.handle_signals()
         bar = None
-        if not a.no_progress:
-            from tqdm import tqdm
+        tqdm = None if a.no_progress else optional_tqdm()
+        if tqdm is not None:
             bar = tqdm(total=a.max_positions, initial=self.positions_seen, unit="pos",
                        file=sys.stderr, dynamic_ncols=True, smoothing=0.05,
                        mininterval=0.5 if sys.stderr.isatty() else 60)  # nohup.out stays short
         sums, count, steps = dict.fromkeys(self.task.metrics, 0.0), 0, 0
         next_val = (self.positions_seen // a.val_every + 1) * a.val_every
         rate_since, rate_start = self.positions_seen, time.monotonic()
+        self.waited = 0.0  # seconds the step waited for the input pipeline since the last row
+        step_model = self.compiled_model()
         try:
             while not self.should_stop():
+                waiting = time.monotonic()
                 planes, targets, self.stream_position = next(batches)
+                self.waited += time.monotonic() - waiting
                 for group in self.optimizer.param_groups:
                     group["lr"] = self.lr()
-                batch_sums = self.step(self.model, self.optimizer, planes, targets)
+                batch_sums = self.step(step_model, self.optimizer, planes, targets)
                 n = len(targets)
                 self.positions_seen += n
                 count += n
@@ -418,14 +496,18 @@ class Trainer:
                 if bar is not None:
                     bar.update(n)
                     if steps % 20 == 0:
-                        bar.set_postfix({m: f"{sums[m] / count:.3f}" for m in self.task.metrics},
+                        bar.set_postfix({m: f"{float(sums[m]) / count:.3f}" for m in self.task.metrics},
                                         refresh=False)
                 if self.positions_seen >= next_val:
-                    rate = (self.positions_seen - rate_since) / (time.monotonic() - rate_start)
+                    self.synchronize()
+                    elapsed = time.monotonic() - rate_start
+                    rate = (self.positions_seen - rate_since) / elapsed
+                    self.log(f"rates: {rate:.0f} positions/s trained; the step waited for input "
+                             f"{100 * self.waited / elapsed:.0f} % of the time")
                     self.validate_and_log(val, sums, count, rate)
                     sums, count = dict.fromkeys(self.task.metrics, 0.0), 0
                     next_val += a.val_every
-                    rate_since, rate_start = self.positions_seen, time.monotonic()
+                    rate_since, rate_start, self.waited = self.positions_seen, time.monotonic(), 0.0
                 if time.monotonic() - self.last_checkpoint >= a.checkpoint_minutes * 60:
                     self.save_checkpoint()
             self.save_checkpoint()
@@ -440,6 +522,13 @@ class Trainer:
             for signum, handler in old_handlers.items():
                 signal.signal(signum, handler)
         self.log(f"stopped ({self.stop_reason}) at {self.positions_seen} positions")
+
+    def compiled_model(self):
+        """The model the steps run: torch.compile'd with --compile (its forward only)."""
+        if not getattr(self.args, "compile", False):
+            return self.model
+        self.log("compiling the model (torch.compile)")
+        return torch.compile(self.model)
 
     # ----------------------------------------------------------------- export
 
@@ -457,8 +546,47 @@ class Trainer:
         self.log(f"exported {path}: " + ", ".join(f"{k}={v}" for k, v in extra.items()))
 
 
-# Flags that describe this invocation only; never taken from a resumed run.
-NOT_RESUMED = ("resume", "export")
+def compact_state(state):
+    """A checkpoint small enough to carry home from the GPU machine (files <= 16 MiB).
+
+    Weights and optimizer state go to bf16; BN running statistics stay fp32
+    (they are few, and the folded network depends on them exactly). Loading
+    casts everything back: load_state_dict copies into the fp32 parameters.
+    """
+    def shrink(name, value):
+        if not torch.is_tensor(value) or not value.is_floating_point() or "running_" in name:
+            return value
+        return value.to(torch.bfloat16)
+
+    out = dict(state)
+    out["model"] = {k: shrink(k, v).cpu() for k, v in state["model"].items()}
+    optimizer = dict(state["optimizer"])
+    optimizer["state"] = {i: {k: shrink(k, v).cpu() for k, v in per_param.items()}
+                          for i, per_param in optimizer["state"].items()}
+    out["optimizer"] = optimizer
+    out["compact"] = True
+    return out
+
+
+def full_state(state):
+    """The fp32 checkpoint of a compact one (compact_state), to resume from on any machine."""
+    def grow(value):
+        return value.float() if torch.is_tensor(value) and value.dtype == torch.bfloat16 else value
+
+    out = dict(state)
+    out["model"] = {k: grow(v) for k, v in state["model"].items()}
+    if state["optimizer"] is not None:
+        optimizer = dict(state["optimizer"])
+        optimizer["state"] = {i: {k: grow(v) for k, v in per_param.items()}
+                              for i, per_param in optimizer["state"].items()}
+        out["optimizer"] = optimizer
+    out.pop("compact", None)
+    return out
+
+
+# Flags that describe this invocation or this machine; never taken from a resumed run
+# (a run started on the GPU machine resumes on the CPU).
+NOT_RESUMED = ("resume", "export", "device", "threads", "workers", "compile", "warmup")
 
 
 def parse_args(parser, argv=None):

@@ -1,0 +1,298 @@
+#!/usr/bin/env python3
+"""Train on a lent GPU machine and bring the run home (docs/GPU.md says how).
+
+The GPU machine gets a copy of the working tree plus carried folders (64 MiB
+in all), runs one command at most 10 minutes, and hands back at most 8 files
+of 16 MiB from $OUT. It has Python with torch (CUDA), numpy and Cython, but no
+sgfmill, tqdm or matplotlib, and no network. So:
+
+here, before:   pack   a slice of the training games (and the held-out month) as
+                       compressed game stores, into an ignored folder to carry
+there, first:   build  the Cython core in place (without setuptools if need be)
+                start  the trainer detached (setsid), so it outlives the command
+there, each:    wait   print the trainer's log for up to N minutes
+there, last:    fetch  (--stop: checkpoint and stop) a compact checkpoint to $OUT
+here, after:    adopt  the fetched checkpoint as a run folder that --resume and
+                       --export take as usual
+
+Run it with the repository on PYTHONPATH there (no install on that machine):
+    PYTHONPATH=. python3 tools/gpu_kit.py start --run-dir runs/gpu-policy -- --init-weights ...
+"""
+
+import argparse
+import glob
+import os
+import shutil
+import signal
+import subprocess
+import sys
+import sysconfig
+import time
+
+REPO = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+EXTENSIONS = ("_board", "_features", "_tree", "_patterns", "_rollout")
+TRAINERS = {"policy": "tools/train_policy.py", "value": "tools/train_value.py"}
+MAX_FILE_MIB = 16      # the largest file the GPU machine hands back
+CARRY_MIB = 64         # the working tree and the carried folders together
+SNAPSHOT = "checkpoint-compact.pt"
+
+
+def mib(path):
+    return os.path.getsize(path) / 2**20
+
+
+# ------------------------------------------------------------------- pack
+
+def pack(args):
+    """Slice --slice of --of of the training games, and the held-out month, as a cache folder."""
+    import numpy as np
+
+    from training.dataset import DATA_DIR, REPO_DIR, load_split, split_cache_path
+    args.data_dir = args.data_dir or DATA_DIR
+    args.cache_dir = args.cache_dir or os.path.join(REPO_DIR, "data")
+    if not 0 <= args.slice < args.of:
+        raise SystemExit(f"--slice must be in 0..{args.of - 1}")
+    os.makedirs(args.out, exist_ok=True)
+    sizes = 0.0
+    for split in ("val", "train"):
+        store = load_split(split, args.data_dir, args.cache_dir)
+        if split == "train":
+            store = store.subset(np.arange(args.slice, len(store), args.of))
+        store.a["names"] = np.full(len(store), "", dtype="<U1")  # only error messages use them
+        path = split_cache_path(split, args.data_dir, args.out)
+        store.save(path, compressed=True)
+        sizes += mib(path)
+        print(f"{split}: {len(store)} games, {store.num_moves} moves -> {path} ({mib(path):.1f} MiB)")
+    with open(os.path.join(args.out, "PACK.txt"), "w") as f:
+        f.write(f"training games {args.slice} + k * {args.of} of {args.data_dir}; "
+                f"the held-out month whole\n")
+    tree = tracked_mib()
+    print(f"pack {sizes:.1f} MiB + tracked tree {tree:.1f} MiB = {sizes + tree:.1f} MiB "
+          f"(the GPU machine takes {CARRY_MIB} MiB)")
+    if sizes + tree > CARRY_MIB:
+        raise SystemExit("too large to carry: use a larger --of")
+
+
+def tracked_mib():
+    try:
+        files = subprocess.run(["git", "ls-files", "-z"], cwd=REPO, capture_output=True,
+                               check=True).stdout.split(b"\0")
+    except (OSError, subprocess.CalledProcessError):
+        return 0.0
+    return sum(os.path.getsize(os.path.join(REPO, f.decode())) for f in files if f) / 2**20
+
+
+# ------------------------------------------------------------------ build
+
+def build(args):
+    """The Cython extensions, in place: setup.py where setuptools exists, else cython + cc."""
+    missing = [name for name in EXTENSIONS if not glob.glob(
+        os.path.join(REPO, "goengine", name + "*" + sysconfig.get_config_var("EXT_SUFFIX")))]
+    if not missing and not args.force:
+        print("extensions already built")
+        return
+    try:
+        import setuptools  # noqa: F401
+    except ImportError:
+        return build_without_setuptools()
+    subprocess.run([sys.executable, "setup.py", "--quiet", "build_ext", "--inplace"],
+                   cwd=REPO, check=True)
+
+
+def build_without_setuptools():
+    """cython to C, then the C compiler, with the flags setup.py uses."""
+    import numpy
+    include = [sysconfig.get_paths()["include"], numpy.get_include(), os.path.join(REPO, "goengine")]
+    suffix = sysconfig.get_config_var("EXT_SUFFIX")
+    for name in EXTENSIONS:
+        pyx = os.path.join("goengine", name + ".pyx")
+        c_file = os.path.join("goengine", name + ".c")
+        subprocess.run([sys.executable, "-m", "cython", "-3", "-X", "boundscheck=False",
+                        "-X", "wraparound=False", "-X", "cdivision=True",
+                        "-X", "initializedcheck=False", "--module-name", f"goengine.{name}",
+                        pyx, "-o", c_file], cwd=REPO, check=True)
+        compiler = os.environ.get("CC", "cc")
+        subprocess.run([compiler, "-O3", "-fno-strict-aliasing", "-shared", "-fPIC",
+                        "-DNPY_NO_DEPRECATED_API=NPY_1_7_API_VERSION",
+                        *[f"-I{path}" for path in include], c_file,
+                        "-o", os.path.join("goengine", name + suffix)], cwd=REPO, check=True)
+        print(f"built goengine/{name}{suffix}")
+
+
+# ------------------------------------------------------------------ start
+
+def start(args):
+    """Launch the trainer in its own session, so it survives this command's end."""
+    os.makedirs(args.run_dir, exist_ok=True)
+    pid_file = os.path.join(args.run_dir, "trainer.pid")
+    if trainer_alive(args.run_dir):
+        raise SystemExit(f"a trainer already runs for {args.run_dir} (pid file {pid_file})")
+    command = [sys.executable, os.path.join(REPO, TRAINERS[args.kind]), "--run-dir", args.run_dir,
+               "--no-progress", *args.trainer_args]
+    env = dict(os.environ, PYTHONPATH=REPO + os.pathsep + os.environ.get("PYTHONPATH", ""))
+    with open(os.path.join(args.run_dir, "stdout.log"), "ab") as out:
+        process = subprocess.Popen(command, stdout=out, stderr=subprocess.STDOUT, env=env,
+                                   start_new_session=True, cwd=REPO)
+    with open(pid_file, "w") as f:
+        f.write(str(process.pid))
+    print(f"trainer pid {process.pid}: {' '.join(command)}")
+
+
+def trainer_pid(run_dir):
+    try:
+        with open(os.path.join(run_dir, "trainer.pid")) as f:
+            return int(f.read())
+    except (OSError, ValueError):
+        return None
+
+
+def trainer_alive(run_dir):
+    pid = trainer_pid(run_dir)
+    if pid is None:
+        return False
+    try:
+        finished, _ = os.waitpid(pid, os.WNOHANG)  # our own child: reap it if it ended
+        if finished:
+            return False
+    except ChildProcessError:
+        pass
+    try:
+        os.kill(pid, 0)
+    except ProcessLookupError:
+        return False
+    with open(f"/proc/{pid}/stat") as f:   # a zombie has ended
+        return f.read().split(")")[-1].split()[0] != "Z"
+
+
+# ------------------------------------------------------------------- wait
+
+def wait(args):
+    """Print the run's log as it grows, until --minutes pass or the trainer ends."""
+    log = os.path.join(args.run_dir, "stdout.log")
+    deadline = time.monotonic() + 60 * args.minutes
+    offset = 0
+    while True:
+        if os.path.exists(log):
+            with open(log) as f:
+                f.seek(offset)
+                text = f.read()
+                offset = f.tell()
+            if text:
+                print(text, end="", flush=True)
+        alive = trainer_alive(args.run_dir)
+        if not alive or time.monotonic() >= deadline:
+            print(f"trainer {'running' if alive else 'not running'}", flush=True)
+            return
+        time.sleep(min(args.poll, max(0.1, deadline - time.monotonic())))
+
+
+# ------------------------------------------------------------------ fetch
+
+def fetch(args):
+    """Write the run's checkpoint, compacted, and its logs to --out (the GPU machine's $OUT)."""
+    import torch
+
+    from training.trainer import CHECKPOINT, compact_state
+    if args.stop and trainer_alive(args.run_dir):
+        os.kill(trainer_pid(args.run_dir), signal.SIGTERM)  # the trainer checkpoints and exits
+        deadline = time.monotonic() + args.stop_timeout
+        while trainer_alive(args.run_dir) and time.monotonic() < deadline:
+            time.sleep(0.5)
+        if trainer_alive(args.run_dir):
+            raise SystemExit(f"the trainer did not stop within {args.stop_timeout} s")
+    path = os.path.join(args.run_dir, CHECKPOINT)
+    if not os.path.exists(path):
+        raise SystemExit(f"{path}: no checkpoint yet")
+    state = compact_state(torch.load(path, map_location="cpu", weights_only=True))
+    os.makedirs(args.out, exist_ok=True)
+    target = os.path.join(args.out, SNAPSHOT)
+    torch.save(state, target)
+    if mib(target) > MAX_FILE_MIB:  # optimizer state only if it fits
+        state["optimizer"] = None
+        torch.save(state, target)
+        print("optimizer state dropped: the checkpoint would not fit in 16 MiB")
+    print(f"{target}: {state['positions_seen']} positions, {mib(target):.1f} MiB")
+    for name in ("log.csv", "train.log"):
+        source = os.path.join(args.run_dir, name)
+        if os.path.exists(source):
+            shutil.copy(source, os.path.join(args.out, name))
+
+
+# ------------------------------------------------------------------ adopt
+
+def adopt(args):
+    """A run folder from a fetched checkpoint: fp32 again, reading this machine's data."""
+    import torch
+
+    from training.dataset import DATA_DIR, REPO_DIR
+    from training.trainer import CHECKPOINT, full_state
+    state = torch.load(args.snapshot, map_location="cpu", weights_only=True)
+    if not isinstance(state, dict) or "model" not in state or "positions_seen" not in state:
+        raise SystemExit(f"{args.snapshot}: not a training checkpoint")
+    state = full_state(state)
+    state["args"] = dict(state["args"], data_dir=DATA_DIR, cache_dir=os.path.join(REPO_DIR, "data"),
+                         run_dir=args.run_dir)
+    os.makedirs(args.run_dir, exist_ok=True)
+    target = os.path.join(args.run_dir, CHECKPOINT)
+    if os.path.exists(target) and not args.force:
+        raise SystemExit(f"{target} exists (--force replaces it)")
+    torch.save(state, target)
+    logs = os.path.dirname(os.path.abspath(args.snapshot))
+    for name in ("log.csv", "train.log"):
+        if os.path.exists(os.path.join(logs, name)):
+            shutil.copy(os.path.join(logs, name), os.path.join(args.run_dir, name))
+    print(f"{target}: {state['kind']} run at {state['positions_seen']} positions; "
+          f"continue with --resume, or --export")
+
+
+def main(argv=None):
+    parser = argparse.ArgumentParser(description=__doc__.split("\n")[0], epilog=__doc__,
+                                     formatter_class=argparse.RawDescriptionHelpFormatter)
+    commands = parser.add_subparsers(dest="command", required=True)
+
+    p = commands.add_parser("pack", help=pack.__doc__)
+    p.add_argument("--slice", type=int, required=True, help="which slice, 0..OF-1")
+    p.add_argument("--of", type=int, default=2, help="slices the training games are cut into")
+    p.add_argument("--out", default="gpu/pack", help="an ignored folder to carry")
+    p.add_argument("--data-dir", help="the game collections (default: the trainers')")
+    p.add_argument("--cache-dir", help="their parsed stores (default: the trainers')")
+    p.set_defaults(run=pack)
+
+    p = commands.add_parser("build", help=build.__doc__)
+    p.add_argument("--force", action="store_true")
+    p.set_defaults(run=build)
+
+    p = commands.add_parser("start", help=start.__doc__)
+    p.add_argument("--run-dir", required=True)
+    p.add_argument("--kind", choices=sorted(TRAINERS), default="policy")
+    p.add_argument("trainer_args", nargs=argparse.REMAINDER,
+                   help="after --: the trainer's own flags")
+    p.set_defaults(run=start)
+
+    p = commands.add_parser("wait", help=wait.__doc__)
+    p.add_argument("--run-dir", required=True)
+    p.add_argument("--minutes", type=float, default=9.0)
+    p.add_argument("--poll", type=float, default=15.0, help="seconds between looks")
+    p.set_defaults(run=wait)
+
+    p = commands.add_parser("fetch", help=fetch.__doc__)
+    p.add_argument("--run-dir", required=True)
+    p.add_argument("--out", default=os.environ.get("OUT", "gpu/out"))
+    p.add_argument("--stop", action="store_true", help="stop the trainer first (it checkpoints)")
+    p.add_argument("--stop-timeout", type=float, default=180.0)
+    p.set_defaults(run=fetch)
+
+    p = commands.add_parser("adopt", help=adopt.__doc__)
+    p.add_argument("snapshot", help=f"the fetched {SNAPSHOT}")
+    p.add_argument("--run-dir", required=True)
+    p.add_argument("--force", action="store_true")
+    p.set_defaults(run=adopt)
+
+    args = parser.parse_args(argv)
+    if getattr(args, "trainer_args", None) and args.trainer_args[0] == "--":
+        args.trainer_args = args.trainer_args[1:]
+    args.run(args)
+
+
+if __name__ == "__main__":
+    main()

@@ -167,7 +167,7 @@ def main(argv=None):
         log('goengine: --margin must be >= 0')
         return 2
 
-    from goengine import gtp, player, search
+    from goengine import gtp, gtp_protocol, player, search
     from goengine.timecontrol import TimeManager
 
     weights = args.weights
@@ -204,7 +204,7 @@ def main(argv=None):
     clock = TimeManager(time_per_move=args.time_per_move, margin=args.margin)
     engine = gtp.GtpEngine(player=engine_player, clock=clock, verbose=args.verbose, log=log,
                            ponder=args.ponder)
-    return gtp.serve(engine, in_fd=sys.stdin.fileno(), out=gtp_out)
+    return gtp_protocol.serve(engine, in_fd=sys.stdin.fileno(), out=gtp_out)
 
 
 if __name__ == '__main__':

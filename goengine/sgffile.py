@@ -160,3 +160,33 @@ def read_games(paths, errors=None, limit=None):
                     continue
                 count += 1
                 yield game
+
+
+def game_to_sgf(game, application=("goengine", "0.1")):
+    """A game.GameState as SGF bytes (sgfmill): size, komi, rules, handicap, moves."""
+    from sgfmill import sgf
+    record = sgf.Sgf_game(game.size)
+    root = record.get_root()
+    root.set('KM', game.komi)
+    root.set('RU', game.ruleset.capitalize() if game.ruleset != 'tromp-taylor' else 'Tromp-Taylor')
+    root.set('AP', application)
+    size = game.size
+
+    def rowcol(move):
+        return None if move == PASS else coords.to_rowcol(move, size)
+    if game.setup_black:
+        root.set_setup_stones([rowcol(p) for p in game.setup_black],
+                              [rowcol(p) for p in game.setup_white])
+        if game.handicap:
+            root.set('HA', game.handicap)
+    elif game.setup_white:
+        root.set_setup_stones([], [rowcol(p) for p in game.setup_white])
+    if game.moves and game.moves[0][0] != (WHITE if game.handicap else BLACK):
+        root.set('PL', 'b' if game.moves[0][0] == BLACK else 'w')
+    elif not game.moves and (game.setup_black or game.setup_white):
+        root.set('PL', 'b' if game.to_move == BLACK else 'w')
+    node = root
+    for color, move in game.moves:
+        node = node.new_child()
+        node.set_move('b' if color == BLACK else 'w', rowcol(move))
+    return record.serialise()

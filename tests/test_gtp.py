@@ -17,7 +17,9 @@ from sgfmill import sgf
 
 from goengine import BLACK, PASS, WHITE, coords, scoring
 from goengine.game import GameState
-from goengine.gtp import GtpEngine, format_lz_info, parse_command, preprocess
+from goengine.gtp import GtpEngine
+from goengine.gtp_commands import format_lz_info
+from goengine.gtp_protocol import parse_command, preprocess
 from goengine.player import MoveInfo, PolicyPlayer, SimplePlayer
 
 REPO = Path(__file__).resolve().parent.parent

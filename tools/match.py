@@ -282,7 +282,7 @@ def score_game(game, result, scorer, log_path):
 
 def write_sgf(game, result, sides, path):
     from sgfmill import sgf
-    from goengine.gtp import game_to_sgf
+    from goengine.sgffile import game_to_sgf
     record = sgf.Sgf_game.from_bytes(game_to_sgf(game))
     root = record.get_root()
     root.set('PB', sides[BLACK].name or sides[BLACK].label)

@@ -1,0 +1,487 @@
+"""The GTP commands goengine answers, in families (as Minigo's gtp_cmd_handlers).
+
+Administration, setup, play, time, SGF, analysis and GoGui; KGS extensions sit
+with their family. Each method marked with @command implements one GTP
+command and reads or changes the engine's state (gtp.GtpEngine). A handler
+raises GtpError(message) for a `?` response and must leave the state
+unchanged when it does. Colours ('b', 'black', ...) and vertices ('D4',
+'pass') are case-insensitive.
+
+Streaming commands (lz-analyze, lz-genmove_analyze) write partial output as
+they go and stop when `engine.interrupt.wait()` says new input is pending.
+"""
+
+import os
+import time
+
+from goengine import BLACK, PASS, WHITE, IllegalMove, coords, scoring, sgffile
+from goengine.game import MAX_SIZE, MIN_SIZE, RULESETS, GameError, \
+    fixed_handicap_points, free_handicap_points, from_record
+from goengine.gtp_protocol import PROTOCOL_VERSION, GtpError, command, expect_args, \
+    parse_float, parse_int
+from goengine.player import RESIGN
+
+ENGINE_NAME = 'goengine'
+ENGINE_VERSION = '0.1'
+
+
+def parse_color(text):
+    color = {'b': BLACK, 'black': BLACK, 'w': WHITE, 'white': WHITE}.get(text.lower())
+    if color is None:
+        raise GtpError('syntax error')
+    return color
+
+
+def parse_vertex(text, size):
+    """'D4'/'pass' -> move; GtpError('syntax error') for anything else."""
+    try:
+        move = coords.from_gtp(text.lower(), size)
+    except (ValueError, TypeError, IndexError):
+        raise GtpError('syntax error') from None
+    if move != PASS and not 0 <= move < size * size:
+        raise GtpError('syntax error')
+    return move
+
+
+def vertex(move, size):
+    return coords.to_gtp(move, size)
+
+
+def move_text(move, size):
+    return 'resign' if move == RESIGN else vertex(move, size)
+
+
+# -- handler families -----------------------------------------------------
+
+class Family:
+    """A group of related handlers sharing the engine (game, player, clocks)."""
+
+    def __init__(self, engine):
+        self.engine = engine
+
+    @property
+    def game(self):
+        return self.engine.game
+
+    def commands(self):
+        for attr in dir(type(self)):
+            method = getattr(self, attr)
+            name = getattr(method, 'gtp_name', None)
+            if name:
+                yield name, method
+
+
+class AdminHandlers(Family):
+    """protocol_version, name, version, known_command, list_commands, quit."""
+
+    @command('protocol_version')
+    def protocol_version(self, args):
+        return str(PROTOCOL_VERSION)
+
+    @command('name')
+    def name(self, args):
+        return ENGINE_NAME
+
+    @command('version')
+    def version(self, args):
+        return ENGINE_VERSION
+
+    @command('known_command')
+    def known_command(self, args):
+        expect_args(args, 1)
+        return 'true' if args[0].lower() in self.engine.handlers else 'false'
+
+    @command('list_commands')
+    def list_commands(self, args):
+        return '\n'.join(sorted(self.engine.handlers))
+
+    @command('quit')
+    def quit(self, args):
+        self.engine.quit_requested = True
+        return ''
+
+
+class SetupHandlers(Family):
+    """Board size, clearing, komi, handicap placement and rules."""
+
+    @command('boardsize')
+    def boardsize(self, args):
+        expect_args(args, 1)
+        size = parse_int(args[0])
+        if not MIN_SIZE <= size <= MAX_SIZE:
+            raise GtpError('unacceptable size')
+        self.game.clear(size)
+        return ''
+
+    @command('clear_board')
+    def clear_board(self, args):
+        self.game.clear()
+        return ''
+
+    @command('komi')
+    def komi(self, args):
+        expect_args(args, 1)
+        self.game.komi = parse_float(args[0])
+        return ''
+
+    @command('fixed_handicap')
+    def fixed_handicap(self, args):
+        return self._handicap(args, fixed_handicap_points)
+
+    @command('place_free_handicap')
+    def place_free_handicap(self, args):
+        return self._handicap(args, free_handicap_points)
+
+    def _handicap(self, args, placement):
+        expect_args(args, 1)
+        count = parse_int(args[0])
+        if not self.game.is_empty():
+            raise GtpError('board not empty')
+        try:
+            points = placement(count, self.game.size)
+            self.game.place_handicap(points)
+        except GameError as exc:
+            raise GtpError(str(exc)) from None
+        return ' '.join(vertex(p, self.game.size) for p in points)
+
+    @command('set_free_handicap')
+    def set_free_handicap(self, args):
+        if not args:
+            raise GtpError('syntax error')
+        points = [parse_vertex(a, self.game.size) for a in args]
+        if not self.game.is_empty():
+            raise GtpError('board not empty')
+        try:
+            self.game.place_handicap(points)
+        except GameError as exc:
+            raise GtpError(str(exc)) from None
+        return ''
+
+    @command('kgs-rules')
+    def kgs_rules(self, args):
+        expect_args(args, 1)
+        name = args[0].lower()
+        if name not in RULESETS:
+            raise GtpError(f'unknown rules, expected one of: {" ".join(RULESETS)}')
+        self.game.ruleset = name
+        return ''
+
+
+class PlayHandlers(Family):
+    """play, genmove and friends, undo, showboard, scoring."""
+
+    @command('play')
+    def play(self, args):
+        expect_args(args, 2)
+        color = parse_color(args[0])
+        move = parse_vertex(args[1], self.game.size)
+        try:
+            self.game.play(color, move)
+        except IllegalMove:
+            raise GtpError('illegal move') from None
+        return ''
+
+    @command('genmove')
+    def genmove(self, args):
+        expect_args(args, 1)
+        return self.engine.generate(parse_color(args[0]), play=True)
+
+    @command('reg_genmove')
+    def reg_genmove(self, args):
+        expect_args(args, 1)
+        return self.engine.generate(parse_color(args[0]), play=False)
+
+    @command('kgs-genmove_cleanup')
+    def genmove_cleanup(self, args):
+        expect_args(args, 1)
+        return self.engine.generate(parse_color(args[0]), play=True, cleanup=True)
+
+    @command('undo')
+    def undo(self, args):
+        try:
+            self.game.undo()
+        except GameError as exc:
+            raise GtpError(str(exc)) from None
+        return ''
+
+    @command('showboard')
+    def showboard(self, args):
+        return '\n' + render_board(self.game)
+
+    @command('final_score')
+    def final_score(self, args):
+        return scoring.format_score(self.engine.score()[0])
+
+    @command('final_status_list')
+    def final_status_list(self, args):
+        expect_args(args, 1)
+        status = args[0].lower()
+        if status not in ('alive', 'dead', 'seki'):
+            raise GtpError('syntax error')
+        if status == 'seki':      # not detected by our heuristic (see goengine.scoring)
+            return ''
+        dead = set(self.engine.score()[1])
+        size = self.game.size
+        stones = self.game.board.stones()
+        points = [r * size + c for r in range(size) for c in range(size) if stones[r, c]]
+        wanted = [p for p in points if (p in dead) == (status == 'dead')]
+        return ' '.join(vertex(p, size) for p in wanted)
+
+    @command('kgs-game_over')
+    def game_over(self, args):
+        self.engine.log('game over')
+        return ''
+
+
+class TimeHandlers(Family):
+    """time_settings, kgs-time_settings, time_left, cputime."""
+
+    @command('time_settings')
+    def time_settings(self, args):
+        expect_args(args, 3)
+        main, byo_time, stones = (parse_int(a, low=0) for a in args)
+        self.engine.clock.set_gtp(main, byo_time, stones)
+        return ''
+
+    @command('kgs-time_settings')
+    def kgs_time_settings(self, args):
+        if not args:
+            raise GtpError('syntax error')
+        kind = args[0].lower()
+        values = [parse_int(a, low=0) for a in args[1:]]
+        try:
+            self.engine.clock.set_kgs(kind, *values)
+        except ValueError:
+            raise GtpError('syntax error') from None
+        return ''
+
+    @command('time_left')
+    def time_left(self, args):
+        expect_args(args, 3)
+        color = parse_color(args[0])
+        seconds = parse_float(args[1])
+        stones = parse_int(args[2], low=0)
+        if seconds < 0:
+            raise GtpError('syntax error')
+        self.engine.clock.time_left(color, seconds, stones)
+        return ''
+
+    @command('cputime')
+    def cputime(self, args):
+        return f'{time.process_time():.3f}'
+
+
+class SgfHandlers(Family):
+    """loadsgf and printsgf, through sgfmill."""
+
+    @command('loadsgf')
+    def loadsgf(self, args):
+        expect_args(args, 1, 2)
+        move_number = parse_int(args[1], low=0) if len(args) == 2 else None
+        try:
+            with open(args[0], 'rb') as f:
+                record = sgffile.parse_game(f.read(), os.path.basename(args[0]))
+            game = from_record(record, move_number, self.game.ruleset)
+        except (OSError, ValueError, GameError) as exc:
+            self.engine.log(f'loadsgf {args[0]}: {exc}')
+            raise GtpError('cannot load file') from None
+        self.game.replace(game)
+        return ''
+
+    @command('printsgf')
+    def printsgf(self, args):
+        expect_args(args, 0, 1)
+        text = sgffile.game_to_sgf(self.game, (ENGINE_NAME, ENGINE_VERSION))
+        if args:
+            try:
+                with open(args[0], 'wb') as f:
+                    f.write(text)
+            except OSError as exc:
+                raise GtpError(f'cannot write file: {exc.strerror}') from None
+            return ''
+        return text.decode('utf-8')
+
+
+class AnalyzeHandlers(Family):
+    """Leela Zero's lz-analyze and lz-genmove_analyze (as used by Sabaki and Lizzie).
+
+    Output: '=id', then lines of space-joined
+    'info move D4 visits N winrate W prior P lcb L order K pv D4 Q16'
+    entries (winrate/prior/lcb as integers 0..10000), one line per report,
+    until the next command arrives; then the empty line ending the response.
+    """
+
+    @command('lz-analyze')
+    def lz_analyze(self, args):
+        color, interval = self.parse(args)
+        engine = self.engine
+        engine.write_partial(engine.response_head())
+        report = self.reporter(color)
+        engine.player.analyze(self.game.copy(), color, report, engine.interrupt,
+                              interval if interval > 0 else 3600)
+        return ''
+
+    @command('lz-genmove_analyze')
+    def lz_genmove_analyze(self, args):
+        color, interval = self.parse(args)
+        engine = self.engine
+        engine.write_partial(engine.response_head())
+        move = engine.choose(color, report=self.reporter(color),
+                             interval=interval if interval > 0 else 3600)
+        engine.commit(color, move)
+        return f'play {move_text(move, self.game.size)}'
+
+    def parse(self, args):
+        """[color] [interval | interval N] [minmoves N] [maxmoves N] -> (color, seconds)."""
+        color, interval = self.game.to_move, 1.0
+        args = list(args)
+        if args and args[0].lower() in ('b', 'w', 'black', 'white'):
+            color = parse_color(args.pop(0))
+        if args and args[0].isdigit():
+            interval = parse_int(args.pop(0)) / 100
+        while args:
+            key = args.pop(0).lower()
+            if key not in ('interval', 'minmoves', 'maxmoves') or not args:
+                raise GtpError('syntax error')
+            value = parse_int(args.pop(0), low=0)
+            if key == 'interval':
+                interval = value / 100
+        return color, interval
+
+    def reporter(self, color):
+        size = self.game.size
+
+        def report(infos):
+            line = format_lz_info(infos, size)
+            if line:
+                self.engine.write_partial(line + '\n')
+        return report
+
+
+class GoguiHandlers(Family):
+    """GoGui analyze commands: policy heatmap, value estimate, ladder planes."""
+
+    ANALYZE_COMMANDS = [
+        # %c: GoGui substitutes the colour chosen in its Analyze dialog
+        # (the side to move unless the user picks the other).
+        'gfx/Policy heatmap/goengine-policy_heatmap %c',
+        'dboard/Policy (dboard)/goengine-policy_dboard %c',
+        'string/Value estimate/goengine-value %c',
+        'gfx/Ladder captures/goengine-ladder_captures %c',
+        'gfx/Ladder escapes/goengine-ladder_escapes %c',
+        'string/Final score (estimate)/final_score',
+        'plist/Dead stones (estimate)/final_status_list dead',
+    ]
+
+    @command('gogui-analyze_commands')
+    def analyze_commands(self, args):
+        return '\n'.join(self.ANALYZE_COMMANDS)
+
+    def _color(self, args):
+        """Optional colour argument; the player to move by default."""
+        expect_args(args, 0, 1)
+        return parse_color(args[0]) if args else self.game.to_move
+
+    def _policy(self, args):
+        probs = self.engine.player.policy(self.game, self._color(args))
+        if probs is None:
+            raise GtpError('no policy network for this board')
+        return probs
+
+    @command('goengine-policy_heatmap')
+    def policy_heatmap(self, args):
+        probs, size = self._policy(args), self.game.size
+        peak = max(float(probs.max()), 1e-9)
+        points = [int(m) for m in probs.argsort()[::-1] if probs[m] > 0]
+        influence = ' '.join(f'{vertex(m, size)} {probs[m] / peak:.3f}' for m in points)
+        labels = ' '.join(f'{vertex(m, size)} {percent_label(probs[m])}' for m in points[:10])
+        best = f'{vertex(points[0], size)} {100 * probs[points[0]]:.1f}%' if points else 'none'
+        lines = [f'INFLUENCE {influence}' if influence else '',
+                 f'LABEL {labels}' if labels else '',
+                 f'TEXT policy best {best}']
+        return '\n'.join(line for line in lines if line)
+
+    @command('goengine-policy_dboard')
+    def policy_dboard(self, args):
+        probs, size = self._policy(args), self.game.size
+        peak = max(float(probs.max()), 1e-9)
+        rows = []
+        for r in range(size - 1, -1, -1):
+            rows.append(' '.join(f'{probs[r * size + c] / peak:.3f}' for c in range(size)))
+        return '\n'.join(rows)
+
+    @command('goengine-value')
+    def value(self, args):
+        color = self._color(args)
+        winrate = self.engine.player.value(self.game, color)
+        if winrate is None:
+            raise GtpError('no value network for this board')
+        who = 'Black' if color == BLACK else 'White'
+        return f'{who} to move: win rate {100 * winrate:.1f}%'
+
+    @command('goengine-ladder_captures')
+    def ladder_captures(self, args):
+        return self._ladder(args, 'is_ladder_capture', 'ladder captures')
+
+    @command('goengine-ladder_escapes')
+    def ladder_escapes(self, args):
+        return self._ladder(args, 'is_ladder_escape', 'ladder escapes')
+
+    def _ladder(self, args, method, label):
+        """Points where AlphaGo's ladder capture / ladder escape feature is on, for a colour."""
+        color = self._color(args)
+        board, size = self.game.board, self.game.size
+        test = getattr(board, method)
+        points = [m for m in board.legal_moves(color) if m != PASS and test(m, color)]
+        names = ' '.join(vertex(m, size) for m in points)
+        who = 'Black' if color == BLACK else 'White'
+        lines = [f'SQUARE {names}' if names else '', f'TEXT {who} {label}: {names or "none"}']
+        return '\n'.join(line for line in lines if line)
+
+
+FAMILIES = [AdminHandlers, SetupHandlers, PlayHandlers, TimeHandlers, SgfHandlers,
+            AnalyzeHandlers, GoguiHandlers]
+
+
+# -- formatting ---------------------------------------------------------------
+
+def percent_label(p):
+    """A board label of at most 3 characters: '31' (%), '.4' under 1 %."""
+    percent = 100 * float(p)
+    return f'{percent:.0f}' if percent >= 0.95 else f'{percent:.1f}'.lstrip('0')
+
+
+def render_board(game):
+    """Human-readable diagram with GTP coordinates (spec 2.11), last move in ()."""
+    board, size = game.board, game.size
+    stones = board.stones()
+    header = '   ' + ' '.join(coords.to_gtp(c, size)[0] for c in range(size))
+    last = game.last_move[1] if game.last_move else None
+    lines = [header]
+    for r in range(size - 1, -1, -1):
+        row = ''
+        for c in range(size):
+            p = r * size + c
+            sep = '(' if p == last else ')' if (c > 0 and p - 1 == last) else ' '
+            row += sep + '.XO'[int(stones[r, c])]
+        row += ')' if last == r * size + size - 1 else ' '
+        lines.append(f'{r + 1:>2}{row}{r + 1}')
+    lines.append(header)
+    who = 'Black' if board.to_move == BLACK else 'White'
+    lines.append(f'{who} to move, move {game.move_number}, komi {game.komi:g}, '
+                 f'captures B {board.captures(BLACK)} W {board.captures(WHITE)}, '
+                 f'rules {game.ruleset}')
+    return '\n'.join(lines)
+
+
+def format_lz_info(infos, size):
+    """Leela Zero's one-line analysis format for a list of MoveInfo."""
+    def permyriad(x):
+        return max(0, min(10000, int(round(10000 * x))))
+    parts = []
+    for order, info in enumerate(infos):
+        pv = ' '.join(vertex(m, size) for m in (info.pv or [info.move]))
+        parts.append(f'info move {vertex(info.move, size)} visits {int(info.visits)} '
+                     f'winrate {permyriad(info.winrate)} prior {permyriad(info.prior)} '
+                     f'lcb {permyriad(info.lcb)} order {order} pv {pv}')
+    return ' '.join(parts)

@@ -127,14 +127,14 @@ def resolve(path):
 def check_rollout(path):
     """Validate --rollout-weights now, so a bad file fails at start-up, not mid-game."""
     try:
-        from goengine.rollout import RolloutPolicy
+        from goengine import rollout_weights
     except ImportError:   # the rollout module is not built yet: at least the file must exist
         if not os.path.isfile(path):
             log(f'goengine: error: rollout weights {path}: no such file')
             return False
     else:
         try:
-            RolloutPolicy.load(path)
+            rollout_weights.load(path)
         except Exception as exc:
             log(f'goengine: error: cannot load rollout policy: {exc}')
             return False
@@ -153,7 +153,7 @@ def value_weights_beside(policy_weights):
 
 def search_config(args):
     """SearchConfig with the search constants given on the command line; the rest AlphaGo's."""
-    from goengine.config import SearchConfig
+    from goengine.search_config import SearchConfig
     given = {'mixing': args.mixing, 'c_puct': args.c_puct,
              'expand_threshold': args.expand_threshold}
     return SearchConfig(**{name: value for name, value in given.items() if value is not None})

@@ -737,21 +737,6 @@ cdef class RolloutPolicy:
     def uniform():
         return RolloutPolicy.from_arrays([], [], [], source="uniform")
 
-    @staticmethod
-    def load(path):
-        """Trained weights from a weights/rollout.* file (RolloutLoadError if
-        missing, corrupt or of another version)."""
-        from goengine.rollout import read_weights, RolloutLoadError
-        arrays = read_weights(path)
-        try:
-            return RolloutPolicy.from_arrays(**arrays, source=os.fspath(path))
-        except ValueError as exc:
-            raise RolloutLoadError(f"{path}: {exc}") from None
-
-    def save(self, path):
-        from goengine.rollout import write_weights
-        write_weights(path, **self.arrays)
-
     @property
     def num_features(self):
         return self.model.num_features

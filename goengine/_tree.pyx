@@ -144,7 +144,7 @@ cdef inline double node_q(const Node* n, double mixing) noexcept nogil:
 cdef class Tree:
     """A search tree in a fixed-size node pool, plus its request queues.
 
-    Built from a goengine.config.SearchConfig and a rollout policy
+    Built from a goengine.search_config.SearchConfig and a rollout policy
     (goengine.rollout.RolloutPolicy; None: RolloutPolicy.uniform(), uniformly
     random sensible rollouts and uniform placeholder priors).
     """

@@ -1,4 +1,4 @@
-"""Policy and value networks, their checkpoint files and fast CPU inference.
+"""The policy and value networks: their architecture and batch-norm surgery.
 
 Architecture follows AlphaGo: Silver et al., "Mastering the game of Go with deep
 neural networks and tree search", Nature 529:484 (2016), Methods, section
@@ -17,7 +17,8 @@ Deviation: `batch_norm=True` inserts BatchNorm2d after every k-filter
 convolution. The paper's plain ReLU stacks did not train from scratch in our
 setup; with BN they do. `fold_batch_norm` turns a trained BN model back into the
 paper's plain architecture (BN folded into conv weights and biases), which is
-also what inference wants: fewer ops, same outputs.
+also what inference wants: fewer ops, same outputs. Network files are
+goengine.netfile; inference for the search is goengine.inference.
 
 Input planes are the uint8 stacks of `goengine.features`; moves index the
 outputs as `row * size + col` (docs/API.md). This module deliberately imports
@@ -26,9 +27,6 @@ the compiled board.
 """
 
 import copy
-import functools
-import os
-import re
 
 import numpy as np
 import torch
@@ -49,14 +47,6 @@ VALUE_HIDDEN = 256  # value network layer 14: "256 rectifier units"
 # Softmax temperature used for the search priors (Extended Data Table 5:
 # beta = 0.67). Callers pass it explicitly; the functions default to 1.0.
 SEARCH_TEMPERATURE = 0.67
-
-FORMAT = 'goengine-network'
-FORMAT_VERSION = 1
-
-
-class NetworkLoadError(Exception):
-    """A network file could not be loaded; the message names the file and why."""
-
 
 # --------------------------------------------------------------------------
 # Architecture
@@ -339,257 +329,3 @@ def init_value_from_policy(value_net, policy_net):
             value_net.move_conv.weight.copy_(policy_net.head.weight)
             value_net.move_bias.copy_(policy_net.point_bias)
     return value_net
-
-
-# --------------------------------------------------------------------------
-# Checkpoint files
-# --------------------------------------------------------------------------
-
-def _plain(value, where='extra'):
-    """Convert `extra` to types torch.load(weights_only=True) accepts, or raise TypeError.
-
-    Checked at save time so a checkpoint can never be written that then fails
-    to load.
-    """
-    if value is None or isinstance(value, (bool, int, float, str)):
-        return value
-    if isinstance(value, np.generic):
-        return value.item()
-    if isinstance(value, torch.Tensor):
-        return value.detach().cpu()
-    if isinstance(value, (list, tuple)):
-        return [_plain(v, where) for v in value]
-    if isinstance(value, dict):
-        return {str(k): _plain(v, f'{where}[{k!r}]') for k, v in value.items()}
-    raise TypeError(f'{where}: cannot store {type(value).__name__} in a network file')
-
-
-def save_network(path, model, extra=None, half=True):
-    """Write `model` with its architecture so `load_network(path)` needs nothing else.
-
-    half=True stores floating-point weights as fp16: half the size, and finer
-    than the bf16 the search computes in. Batch-norm running statistics stay
-    fp32 so folding stays exact. `extra` is free-form metadata (accuracy,
-    positions seen...) of plain Python types (tuples come back as lists). The
-    file is written atomically: a reader never sees a half-written checkpoint.
-    """
-    state = {}
-    for name, tensor in model.state_dict().items():
-        tensor = tensor.detach().cpu()
-        is_bn_stat = name.endswith(('running_mean', 'running_var'))
-        if half and tensor.is_floating_point() and not is_bn_stat:
-            tensor = tensor.half()
-        state[name] = tensor.clone()
-    checkpoint = {
-        'format': FORMAT,
-        'version': FORMAT_VERSION,
-        'kind': model.kind,
-        'arch': model.arch,
-        'state_dict': state,
-        'extra': _plain(extra or {}),
-    }
-    path = os.fspath(path)
-    directory = os.path.dirname(path)
-    if directory:
-        os.makedirs(directory, exist_ok=True)
-    tmp = f'{path}.tmp{os.getpid()}'
-    try:
-        torch.save(checkpoint, tmp)
-        os.replace(tmp, path)
-    finally:
-        if os.path.exists(tmp):
-            os.remove(tmp)
-
-
-def _reason(exc):
-    """One short line saying why torch failed (its messages run to paragraphs)."""
-    text = re.sub(r'\x1b\[[0-9;]*m', '', str(exc))  # strip terminal colour codes
-    refused = re.search(r'WeightsUnpickler error:\s*(.+)', text)
-    if refused:  # weights_only loading met something that is not plain data
-        text = 'refused by safe loading: ' + refused.group(1).split('. ')[0]
-    lines = [line.strip() for line in text.splitlines() if line.strip()]
-    if len(lines) > 1 and lines[0].endswith(':'):  # a heading: the detail follows
-        lines = [lines[0] + ' ' + lines[1]]
-    text = lines[0] if lines else 'no details'
-    text = text if len(text) <= 160 else text[:157] + '...'
-    return f'{type(exc).__name__}: {text}'
-
-
-def read_checkpoint(path):
-    """Load and validate a network file's dict (header, arch, state_dict, extra).
-
-    Raises NetworkLoadError for anything that is not a readable goengine
-    network of a supported version.
-    """
-    path = os.fspath(path)
-    if not os.path.exists(path):
-        raise NetworkLoadError(f'{path}: no such file')
-    if not os.path.isfile(path):
-        raise NetworkLoadError(f'{path}: not a regular file')
-    try:
-        # weights_only: a network file must never be able to run code.
-        checkpoint = torch.load(path, map_location='cpu', weights_only=True)
-    except Exception as exc:  # torch raises many types for bad files
-        raise NetworkLoadError(f'{path}: cannot read network file; it is truncated, corrupt '
-                               f'or holds unsafe objects ({_reason(exc)})') from None
-    if not isinstance(checkpoint, dict) or checkpoint.get('format') != FORMAT:
-        raise NetworkLoadError(f'{path}: not a goengine network file')
-    version = checkpoint.get('version')
-    if version != FORMAT_VERSION:
-        raise NetworkLoadError(f'{path}: unsupported network file version {version!r} '
-                               f'(this goengine reads version {FORMAT_VERSION})')
-    for key, kind in (('kind', str), ('arch', dict), ('state_dict', dict)):
-        if not isinstance(checkpoint.get(key), kind):
-            raise NetworkLoadError(f'{path}: network file is missing a valid {key!r} entry')
-    if checkpoint['kind'] not in NETWORK_CLASSES:
-        raise NetworkLoadError(f'{path}: unknown network kind {checkpoint["kind"]!r}')
-    return checkpoint
-
-
-def load_network(path, kind=None, fold=False):
-    """Rebuild the network stored at `path`: fp32, eval mode, on the CPU.
-
-    kind: 'policy' or 'value' to insist on one (NetworkLoadError otherwise).
-    fold: fold batch norm into the convolutions (what inference wants).
-    The file's `extra` metadata is attached as `model.extra`.
-    """
-    checkpoint = read_checkpoint(path)
-    if kind is not None and checkpoint['kind'] != kind:
-        raise NetworkLoadError(f'{path}: contains a {checkpoint["kind"]} network, '
-                               f'expected a {kind} network')
-    cls = NETWORK_CLASSES[checkpoint['kind']]
-    try:
-        model = cls(**checkpoint['arch'])
-        model.load_state_dict(checkpoint['state_dict'])
-    except (TypeError, ValueError, RuntimeError) as exc:
-        raise NetworkLoadError(f'{path}: weights do not match the stored architecture '
-                               f'{checkpoint["arch"]} ({_reason(exc)})') from None
-    model = model.float().eval()
-    if fold:
-        model = fold_batch_norm(model)
-    model.extra = checkpoint.get('extra') or {}
-    return model
-
-
-# --------------------------------------------------------------------------
-# Inference for the search
-# --------------------------------------------------------------------------
-
-def available_cores():
-    try:
-        return len(os.sched_getaffinity(0))
-    except AttributeError:  # not Linux
-        return os.cpu_count() or 1
-
-
-@functools.cache
-def bf16_is_fast():
-    """Whether this CPU does bf16 arithmetic natively (AVX-512 BF16 or AMX).
-
-    Only there does bf16 autocast pay (about 2x for inference on Zen 4).
-    Elsewhere oneDNN emulates bf16 and it is far slower than fp32: on two
-    AVX2-only Zen 3 cores the k=192 policy ran about 8x slower in bf16
-    (docs/TRAINING.md, "Precision"). So the default precision follows the CPU.
-    """
-    try:
-        return bool(torch.cpu._is_avx512_bf16_supported() or torch.cpu._is_amx_tile_supported())
-    except AttributeError:   # an older or newer torch without these probes
-        try:
-            with open('/proc/cpuinfo') as f:
-                flags = f.read().split()
-        except OSError:
-            return False
-        return 'avx512_bf16' in flags or 'amx_bf16' in flags
-
-
-class NetworkEvaluator:
-    """Batched numpy-in, numpy-out inference for the tree search.
-
-    Holds an eval-mode snapshot of the model (batch norm folded), so later
-    training of `model` does not affect it; build a new evaluator to pick up
-    new weights. bf16 autocast roughly doubles throughput on CPUs with
-    AVX-512 BF16 / AMX, at a small cost in precision (see tools/bench_nets.py
-    --agreement), and is many times slower elsewhere: use_bf16=None (the
-    default) turns it on only where bf16_is_fast(). `threads` sets torch's
-    process-wide intra-op thread count: None uses all cores available to
-    this process, 0 leaves it unchanged.
-
-    channels_last (NHWC) memory format: measured on 2 Zen 4 cores, k=192, it
-    gave +10..40% in fp32 and +0..30% in bf16 (never slower), so it is on by
-    default.
-
-    Inputs are uint8 (or any numeric) planes (N, planes, s, s); a single
-    position (planes, s, s) gives a single result (no batch axis).
-    """
-
-    def __init__(self, model, use_bf16=None, threads=None, channels_last=True):
-        self.model = fold_batch_norm(model)  # an eval-mode copy
-        self.kind = model.kind
-        self.planes, self.board_size = model.planes, model.board_size
-        self.use_bf16 = bf16_is_fast() if use_bf16 is None else use_bf16
-        self.channels_last = channels_last
-        if channels_last:
-            self.model = self.model.to(memory_format=torch.channels_last)
-        if threads is None:
-            threads = available_cores()
-        if threads > 0:
-            torch.set_num_threads(threads)
-
-    def _batch(self, planes):
-        """numpy (N, C, s, s) or (C, s, s) -> float tensor, and whether it was single."""
-        planes = np.asarray(planes)
-        single = planes.ndim == 3
-        if single:
-            planes = planes[None]
-        expected = (self.planes, self.board_size, self.board_size)
-        if planes.ndim != 4 or planes.shape[1:] != expected:
-            raise ValueError(f'expected planes of shape (N, {expected[0]}, {expected[1]}, '
-                             f'{expected[2]}) or {expected}, got {planes.shape}')
-        x = torch.from_numpy(np.ascontiguousarray(planes)).float()
-        if self.channels_last:
-            x = x.contiguous(memory_format=torch.channels_last)
-        return x, single
-
-    def _forward(self, x):
-        with torch.autocast('cpu', dtype=torch.bfloat16, enabled=self.use_bf16):
-            return self.model(x).float()
-
-    @torch.inference_mode()
-    def logits(self, planes):
-        """Raw policy logits, float32 (N, s*s) (or (s*s,) for one position)."""
-        self._require('policy')
-        x, single = self._batch(planes)
-        out = self._forward(x).numpy()
-        return out[0] if single else out
-
-    @torch.inference_mode()
-    def policy(self, planes, temperature=1.0, legal_mask=None):
-        """Move probabilities softmax(logits / temperature), float32 (N, s*s).
-
-        legal_mask: optional bool array (N, s*s) (or (s*s,) for one position);
-        probabilities are then renormalised over the legal points only. A row
-        with no legal point comes back all zeros (the caller should pass).
-        """
-        self._require('policy')
-        x, single = self._batch(planes)
-        logits = self._forward(x)
-        if legal_mask is not None:
-            mask = torch.from_numpy(np.asarray(legal_mask, dtype=bool).reshape(logits.shape))
-            logits = logits.masked_fill(~mask, float('-inf'))
-        probs = softmax_with_temperature(logits, temperature)
-        if legal_mask is not None:
-            probs = torch.nan_to_num(probs, nan=0.0)  # all-illegal rows: 0/0
-        out = probs.numpy()
-        return out[0] if single else out
-
-    @torch.inference_mode()
-    def value(self, planes):
-        """Values in [-1, 1] for the player to move, float32 (N,) (or a scalar)."""
-        self._require('value')
-        x, single = self._batch(planes)
-        out = self._forward(x).numpy()
-        return out[0] if single else out
-
-    def _require(self, kind):
-        if self.kind != kind:
-            raise TypeError(f'this evaluator holds a {self.kind} network, not a {kind} network')

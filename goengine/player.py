@@ -183,7 +183,7 @@ class SimplePlayer(Player):
 class PolicyPlayer(Player):
     """Greedy SL policy network (optionally with a value network).
 
-    `policy_eval` / `value_eval` are goengine.nets.NetworkEvaluator objects.
+    `policy_eval` / `value_eval` are goengine.inference.NetworkEvaluator objects.
     Boards of another size than the network's are played by a SimplePlayer
     (with a note on stderr), since the network's per-point biases fix its size.
     """
@@ -246,13 +246,13 @@ class PolicyPlayer(Player):
 def load_player(weights, value_weights=None, threads=None, resign_threshold=0.10, log=None):
     """Build the player for gtp_main. weights 'none' gives a SimplePlayer.
 
-    Raises goengine.nets.NetworkLoadError for a missing or corrupt file.
+    Raises goengine.netfile.NetworkLoadError for a missing or corrupt file.
     """
     if weights is None or str(weights).lower() == 'none':
         return SimplePlayer()
-    from goengine import nets   # torch is slow to import; only when needed
-    policy = nets.NetworkEvaluator(nets.load_network(weights, kind='policy'), threads=threads)
+    from goengine import inference, netfile   # torch is slow to import; only when needed
+    policy = inference.NetworkEvaluator(netfile.load_network(weights, kind='policy'), threads=threads)
     value = None
     if value_weights:
-        value = nets.NetworkEvaluator(nets.load_network(value_weights, kind='value'), threads=threads)
+        value = inference.NetworkEvaluator(netfile.load_network(value_weights, kind='value'), threads=threads)
     return PolicyPlayer(policy, value, resign_threshold=resign_threshold, log=log)

@@ -26,7 +26,7 @@ DEFAULT_PLAYOUTS = 400
 def dead_stones(board, playouts=DEFAULT_PLAYOUTS, seed=0, rollout=None):
     """Points of stones judged dead (see the module docstring), sorted.
 
-    rollout: a goengine.rollout.RolloutPolicy to play the playouts with
+    rollout: a goengine._rollout.RolloutPolicy to play the playouts with
     instead of light random moves."""
     stones = board.stones()
     size = board.size

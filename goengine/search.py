@@ -11,7 +11,7 @@ Who does what on a 2-core CPU:
 
 * simulation threads (config.sim_threads) run selection, rollout and backup
   entirely in C with the GIL released (goengine._tree);
-* one network thread (goengine.evaluator) batches policy and value requests
+* one network thread (goengine.network_thread) batches policy and value requests
   and runs torch, which releases the GIL inside its kernels;
 * the caller's thread only sleeps, watches the clock and reports.
 
@@ -34,7 +34,7 @@ import time
 
 from goengine import PASS
 from goengine._tree import Tree
-from goengine.config import SearchConfig
+from goengine.search_config import SearchConfig
 from goengine.player import (OPENING_FRACTION, RESIGN, MoveInfo, Player, PolicyPlayer,
                              sensible_mask)
 
@@ -74,10 +74,10 @@ class ThresholdControl:
 class Search:
     """One game tree, the threads that grow it and the position it stands for.
 
-    policy_eval / value_eval: goengine.nets.NetworkEvaluator or None (a
+    policy_eval / value_eval: goengine.inference.NetworkEvaluator or None (a
     network only serves boards of its own size; without networks the search
     runs on rollouts and tree-policy priors alone). rollout: a
-    goengine.rollout.RolloutPolicy (None: uniform random rollouts).
+    goengine._rollout.RolloutPolicy (None: uniform random rollouts).
     """
 
     def __init__(self, policy_eval=None, value_eval=None, rollout=None, config=None):
@@ -85,7 +85,7 @@ class Search:
         self.tree = Tree(self.config, rollout)
         self.networks = None
         if policy_eval is not None or value_eval is not None:
-            from goengine.evaluator import NetworkThread
+            from goengine.network_thread import NetworkThread
             self.networks = NetworkThread(self.tree, policy_eval, value_eval,
                                           self.config.batch_size, self.config.seed)
         self.sim_threads = self.config.simulation_threads(self.networks is not None)
@@ -413,7 +413,7 @@ def load_player(weights=None, value_weights=None, threads=None, resign_threshold
     without that network; with neither the search runs on rollouts alone).
     rollout_weights: see load_rollout.
     threads: torch threads for the network thread (default
-    config.net_threads). Raises goengine.nets.NetworkLoadError for a missing
+    config.net_threads). Raises goengine.netfile.NetworkLoadError for a missing
     or corrupt file.
     """
     config = config or SearchConfig()
@@ -422,13 +422,13 @@ def load_player(weights=None, value_weights=None, threads=None, resign_threshold
         weights = None
     policy_eval = value_eval = None
     if weights or value_weights:
-        from goengine import nets   # torch is slow to import; only when needed
+        from goengine import inference, netfile   # torch is slow to import; only when needed
         net_threads = config.net_threads if threads is None else threads
         if weights:
-            policy_eval = nets.NetworkEvaluator(nets.load_network(weights, kind='policy'),
+            policy_eval = inference.NetworkEvaluator(netfile.load_network(weights, kind='policy'),
                                                 threads=net_threads)
         if value_weights:
-            value_eval = nets.NetworkEvaluator(nets.load_network(value_weights, kind='value'),
+            value_eval = inference.NetworkEvaluator(netfile.load_network(value_weights, kind='value'),
                                                threads=net_threads)
     return MCTSPlayer(policy_eval, value_eval, load_rollout(rollout_weights, log), config,
                       resign_threshold=resign_threshold, log=log)
@@ -437,11 +437,12 @@ def load_player(weights=None, value_weights=None, threads=None, resign_threshold
 def load_rollout(path=None, log=None):
     """The rollout + tree policy: `path`, else weights/rollout.weights if it
     exists, else uniform random rollouts. Raises RolloutLoadError for a bad file."""
-    from goengine.rollout import DEFAULT_PATH, RolloutPolicy
-    if path is None and os.path.isfile(DEFAULT_PATH):
-        path = DEFAULT_PATH
+    from goengine import rollout_weights
+    from goengine._rollout import RolloutPolicy
+    if path is None and os.path.isfile(rollout_weights.DEFAULT_PATH):
+        path = rollout_weights.DEFAULT_PATH
     if path is None:
         if log:
             log('goengine: no rollout weights: uniform random rollouts and tree priors')
         return RolloutPolicy.uniform()
-    return RolloutPolicy.load(path)
+    return rollout_weights.load(path)

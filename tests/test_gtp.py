@@ -379,10 +379,11 @@ def test_scoring_uses_the_players_rollout_policy():
 
 
 def test_search_player_scores_with_its_rollout_policy():
-    from goengine import rollout, search
-    player = search.load_player(None, rollout_weights=rollout.DEFAULT_PATH, log=lambda m: None)
+    from goengine import rollout_weights, search
+    from goengine._rollout import RolloutPolicy
+    player = search.load_player(None, rollout_weights=rollout_weights.DEFAULT_PATH, log=lambda m: None)
     try:
-        assert isinstance(player.score_rollout, rollout.RolloutPolicy)
+        assert isinstance(player.score_rollout, RolloutPolicy)
         assert player.score_rollout.weights().any()      # the trained file, not uniform()
     finally:
         player.close()
@@ -623,11 +624,11 @@ class FixedValue:
 
 @pytest.fixture(scope='module')
 def tiny_policy():
-    from goengine import nets
+    from goengine import inference, nets
     torch = pytest.importorskip('torch')
     torch.manual_seed(0)
     model = nets.PolicyNet(filters=4, layers=2, board_size=9)
-    return nets.NetworkEvaluator(model, threads=0)
+    return inference.NetworkEvaluator(model, threads=0)
 
 
 def test_policy_player_plays_most_probable_sensible_move(tiny_policy):
@@ -843,10 +844,10 @@ def test_main_help_explains_flags():
 
 def test_main_with_a_policy_network(tmp_path):
     torch = pytest.importorskip('torch')
-    from goengine import nets
+    from goengine import netfile, nets
     torch.manual_seed(0)
     path = tmp_path / 'tiny.pt'
-    nets.save_network(path, nets.PolicyNet(filters=4, layers=2, board_size=9))
+    netfile.save_network(path, nets.PolicyNet(filters=4, layers=2, board_size=9))
     result = run_main(['--weights', str(path), '--threads', '1'],
                       'boardsize 9\nclear_board\ngenmove b\ngoengine-policy_heatmap\n')
     assert result.returncode == 0, result.stderr
@@ -856,15 +857,15 @@ def test_main_with_a_policy_network(tmp_path):
 
 def test_main_lambda_needs_a_value_network(tmp_path):
     torch = pytest.importorskip('torch')
-    from goengine import nets
+    from goengine import netfile, nets
     torch.manual_seed(0)
     policy, value = tmp_path / 'p.pt', tmp_path / 'v.pt'
-    nets.save_network(policy, nets.PolicyNet(filters=4, layers=2, board_size=9))
+    netfile.save_network(policy, nets.PolicyNet(filters=4, layers=2, board_size=9))
     result = run_main(['--weights', str(policy), '--lambda', '0.5'], 'name\n')
     assert result.returncode == 2 and result.stdout == '' and 'value network' in result.stderr
     result = run_main(['--weights', str(policy), '--lambda', '1.5'], 'name\n')
     assert result.returncode == 2 and result.stdout == '' and '[0, 1]' in result.stderr
-    nets.save_network(value, nets.ValueNet(filters=4, layers=2, board_size=9, hidden=8))
+    netfile.save_network(value, nets.ValueNet(filters=4, layers=2, board_size=9, hidden=8))
     result = run_main(['--weights', str(policy), '--value-weights', str(value), '--lambda', '0',
                        '--threads', '1', '--playouts', '50'],
                       'boardsize 9\nclear_board\ngenmove b\n')
@@ -875,7 +876,7 @@ def test_main_lambda_needs_a_value_network(tmp_path):
 def test_main_search_constants_come_from_the_command_line(tmp_path):
     """--c-puct and --expand-threshold reach the search; bad values stop before GTP starts."""
     import gtp_main
-    from goengine.config import SearchConfig
+    from goengine.search_config import SearchConfig
     parser = gtp_main.build_parser()
     assert gtp_main.search_config(parser.parse_args([])) == SearchConfig()
     config = gtp_main.search_config(parser.parse_args(['--c-puct', '2.5', '--expand-threshold',
@@ -886,9 +887,9 @@ def test_main_search_constants_come_from_the_command_line(tmp_path):
         result = run_main(['--weights', 'none', flag, text], 'name\n')
         assert result.returncode == 2 and result.stdout == '' and flag in result.stderr
     pytest.importorskip('torch')
-    from goengine import nets
+    from goengine import netfile, nets
     policy = tmp_path / 'p.pt'
-    nets.save_network(policy, nets.PolicyNet(filters=4, layers=2, board_size=9))
+    netfile.save_network(policy, nets.PolicyNet(filters=4, layers=2, board_size=9))
     result = run_main(['--weights', str(policy), '--c-puct', '0.5', '--expand-threshold', '0',
                        '--threads', '1', '--playouts', '50'],
                       'boardsize 9\nclear_board\ngenmove b\n')
@@ -898,15 +899,15 @@ def test_main_search_constants_come_from_the_command_line(tmp_path):
 
 def test_main_policy_only_plays_the_networks_top_sensible_move(tmp_path):
     torch = pytest.importorskip('torch')
-    from goengine import Board, features, nets
+    from goengine import Board, features, inference, netfile, nets
     torch.manual_seed(1)
     path = tmp_path / 'tiny.pt'
-    nets.save_network(path, nets.PolicyNet(filters=4, layers=2, board_size=9))
+    netfile.save_network(path, nets.PolicyNet(filters=4, layers=2, board_size=9))
     result = run_main(['--weights', str(path), '--policy-only', '--threads', '1', '--verbose'],
                       'boardsize 9\nclear_board\ngenmove b\n')
     assert result.returncode == 0, result.stderr
     assert 'PolicyPlayer' in result.stderr or 'policy' in result.stderr.lower()
-    evaluator = nets.NetworkEvaluator(nets.load_network(path), use_bf16=False, threads=1)
+    evaluator = inference.NetworkEvaluator(netfile.load_network(path), use_bf16=False, threads=1)
     probs = evaluator.policy(features.policy_planes(Board(9)))
     expected = coords.to_gtp(int(np.argmax(probs)), 9)
     assert responses(result.stdout)[2] == f'= {expected}'

@@ -1,4 +1,4 @@
-"""Tests for goengine.nets: tiny networks (k=8, 3 layers) so they run in seconds."""
+"""Tests for goengine.nets, netfile and inference: tiny networks (k=8, 3 layers) so they run in seconds."""
 
 import os
 
@@ -6,10 +6,11 @@ import numpy as np
 import pytest
 import torch
 
+from goengine.inference import NetworkEvaluator, bf16_is_fast
+from goengine.netfile import FORMAT, FORMAT_VERSION, NetworkLoadError, load_network, save_network
 from goengine.nets import (
-    FORMAT, FORMAT_VERSION, NetworkEvaluator, NetworkLoadError, PolicyNet, ValueNet,
-    bf16_is_fast, fold_batch_norm, init_value_from_policy, load_network, save_network,
-    without_move_head, softmax_with_temperature, unfold_batch_norm,
+    PolicyNet, ValueNet, fold_batch_norm, init_value_from_policy, softmax_with_temperature,
+    unfold_batch_norm, without_move_head,
 )
 
 torch.set_num_threads(1)  # the machine is shared; tiny nets do not need more

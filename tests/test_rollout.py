@@ -16,8 +16,9 @@ from goengine._rollout import FEATURE_NAMES
 from goengine._patterns import (NO_PATTERN, PatternKeys, canonical, flip_colors, forbidden,
                                 move_keys, symmetries)
 from goengine.features import symmetric_move
-from goengine.rollout import (DEFAULT_PATH, MAGIC, RolloutLoadError, RolloutPolicy,
-                              read_weights, write_weights)
+from goengine._rollout import RolloutPolicy
+from goengine.rollout_weights import (DEFAULT_PATH, MAGIC, RolloutLoadError, load, save,
+                                      read_weights, write_weights)
 from goengine.sgffile import iter_positions, read_games
 
 from tests.conftest import SAMPLE_MONTH
@@ -34,7 +35,7 @@ def games():
 def policy():
     """The shipped weights (the uniform policy if they are not there yet)."""
     try:
-        return RolloutPolicy.load(DEFAULT_PATH)
+        return load(DEFAULT_PATH)
     except RolloutLoadError:
         return RolloutPolicy.uniform()
 
@@ -250,8 +251,8 @@ def test_two_threads_roll_out_without_the_gil(policy):
 def test_weights_roundtrip(tmp_path, games):
     model = random_policy(3)
     path = tmp_path / "rollout.weights"
-    model.save(path)
-    loaded = RolloutPolicy.load(path)
+    save(model, path)
+    loaded = load(path)
     for name, array in model.arrays.items():
         assert np.array_equal(loaded.arrays[name], array), name
     board = position_after(games[0], 60)
@@ -267,7 +268,7 @@ def corrupt(path, data):
 
 def test_weights_load_errors(tmp_path):
     good = tmp_path / "good.weights"
-    random_policy(4).save(good)
+    save(random_policy(4), good)
     data = good.read_bytes()
 
     def rehash(body):
@@ -291,7 +292,7 @@ def test_weights_load_errors(tmp_path):
         if content is not None:
             corrupt(path, content)
         with pytest.raises(RolloutLoadError, match=messages[name]):
-            RolloutPolicy.load(path)
+            load(path)
     with pytest.raises(RolloutLoadError):
         read_weights(tmp_path / "nowhere" / "x.weights")
 
@@ -304,7 +305,7 @@ def test_write_weights_checks_shapes(tmp_path):
 def test_shipped_weights_load():
     if not os.path.exists(DEFAULT_PATH):
         pytest.skip("no shipped weights yet")
-    policy = RolloutPolicy.load(DEFAULT_PATH)
+    policy = load(DEFAULT_PATH)
     assert len(policy.arrays["pat3_keys"]) > 100
     assert len(policy.arrays["response_keys"]) > 100
     assert os.path.getsize(DEFAULT_PATH) < 5_000_000

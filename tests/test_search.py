@@ -9,7 +9,7 @@ import pytest
 
 from goengine import BLACK, PASS, WHITE, Board, coords
 from goengine._tree import Tree
-from goengine.config import SearchConfig
+from goengine.search_config import SearchConfig
 from goengine.game import GameState
 from goengine.player import RESIGN
 from goengine.search import MCTSPlayer, Search, ThresholdControl
@@ -254,7 +254,7 @@ import torch  # noqa: E402  (slow to import: only the tests below need it)
 
 def material_value_net(size=9, alpha=0.1):
     """A hand-set 2-layer value network: tanh(alpha * (own stones - opponent stones))."""
-    from goengine import nets
+    from goengine import inference, nets
     net = nets.ValueNet(filters=2, layers=2, board_size=size, hidden=2)
     n = size * size
     with torch.no_grad():
@@ -270,7 +270,7 @@ def material_value_net(size=9, alpha=0.1):
         net.fc.bias[:] = torch.tensor([-float(n), float(n)])
         net.out.weight[0] = torch.tensor([alpha, -alpha])
         net.out.bias.zero_()
-    return nets.NetworkEvaluator(net.eval(), use_bf16=False, threads=1)
+    return inference.NetworkEvaluator(net.eval(), use_bf16=False, threads=1)
 
 
 def test_value_net_alone_finds_the_capture():
@@ -291,10 +291,10 @@ def test_value_net_alone_finds_the_capture():
 
 
 def test_tiny_random_networks_drive_the_search():
-    from goengine import nets
+    from goengine import inference, nets
     torch.manual_seed(0)
-    policy = nets.NetworkEvaluator(nets.PolicyNet(filters=8, layers=3, board_size=9), threads=1)
-    value = nets.NetworkEvaluator(nets.ValueNet(filters=8, layers=3, board_size=9), threads=1)
+    policy = inference.NetworkEvaluator(nets.PolicyNet(filters=8, layers=3, board_size=9), threads=1)
+    value = inference.NetworkEvaluator(nets.ValueNet(filters=8, layers=3, board_size=9), threads=1)
     player = MCTSPlayer(policy, value, config=SearchConfig(expand_threshold=3))
     try:
         game = atari_game()
@@ -315,7 +315,7 @@ def test_network_answers_are_turned_back_from_their_symmetry():
     8 symmetries a position went through, the logits handed to the tree must
     be in the board's own orientation."""
     from goengine import features
-    from goengine.evaluator import NetworkThread
+    from goengine.network_thread import NetworkThread
 
     class FirstPlane:
         board_size = 9

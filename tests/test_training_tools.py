@@ -14,7 +14,7 @@ import numpy as np
 import pytest
 import torch
 
-from goengine import BLACK, Board, coords, features, nets
+from goengine import BLACK, Board, coords, features, netfile
 from training import trainer
 from training.dataset import GameStore, load_split
 from training.sampler import BatchStream, BatchWorkers, PolicyExamples, ValueExamples
@@ -177,7 +177,7 @@ def test_policy_training_resumes_exactly_exports_and_evaluates(data, tmp_path, c
 
     weights = tmp_path / "sl.pt"
     run_trainer("train_policy", train_args(data, tmp_path, "split", f"--export={weights}"))
-    model = nets.load_network(weights, kind="policy")
+    model = netfile.load_network(weights, kind="policy")
     assert not model.batch_norm and model.extra["positions_seen"] == 64
     assert 0 <= model.extra["val_top1"] <= 1
 
@@ -192,7 +192,7 @@ def test_policy_training_starts_from_a_shipped_network(data, tmp_path):
     run_trainer("train_policy", train_args(data, tmp_path, "first", "--max-positions=32"))
     shipped = tmp_path / "shipped.pt"
     run_trainer("train_policy", train_args(data, tmp_path, "first", f"--export={shipped}"))
-    start = nets.load_network(shipped)
+    start = netfile.load_network(shipped)
 
     run = trainer.Trainer(PolicyTask(), tool("train_policy").parse_args(
         train_args(data, tmp_path, "second", f"--init-weights={shipped}", "--seed=2")))
@@ -221,7 +221,7 @@ def test_value_training_from_policy_and_eval(data, tmp_path, capsys):
     assert rows and {"train_mse", "val_mse", "train_top1", "val_move_loss"} <= set(rows[-1])
     weights = tmp_path / "value.pt"
     run_trainer("train_value", train_args(data, tmp_path, "value", f"--export={weights}"))
-    shipped = nets.load_network(weights, kind="value")
+    shipped = netfile.load_network(weights, kind="value")
     assert "move_head" not in shipped.arch and not shipped.batch_norm  # AlphaGo's shape
     capsys.readouterr()
     tool("eval_value").main([f"--weights={weights}", f"--sgf={data}", "--limit=0"])
@@ -253,7 +253,7 @@ def test_value_trunk_from_a_shipped_policy_predicts_its_moves_in_training_mode(d
     run_trainer("train_policy", train_args(data, tmp_path, "policy", "--max-positions=64"))
     shipped = tmp_path / "sl.pt"
     run_trainer("train_policy", train_args(data, tmp_path, "policy", f"--export={shipped}"))
-    policy = nets.load_network(shipped, kind="policy").eval()
+    policy = netfile.load_network(shipped, kind="policy").eval()
     args = tool("train_value").parse_args(train_args(
         data, tmp_path, "value", f"--init-from-policy={shipped}"))
     value_net = ValueTask(move_weight=1.0).build_model(args).train()
@@ -314,4 +314,4 @@ def test_gpu_kit_packs_trains_detached_fetches_and_resumes_at_home(data, tmp_pat
     assert state["positions_seen"] >= trained + 32 and state["args"]["device"] == "auto"
     shipped = tmp_path / "gpu.pt"
     tool("train_policy").main([f"--run-dir={home}", f"--export={shipped}"])
-    assert nets.load_network(shipped).extra["positions_seen"] == state["positions_seen"]
+    assert netfile.load_network(shipped).extra["positions_seen"] == state["positions_seen"]

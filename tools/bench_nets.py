@@ -22,13 +22,9 @@ import time
 import numpy as np
 import torch
 
-# Fallback for running from a checkout without `pip install -e .`; an installed
-# goengine (or PYTHONPATH) takes precedence.
-
-from goengine.nets import (
-    NetworkEvaluator, NetworkLoadError, PolicyNet, available_cores, fold_batch_norm,
-    load_network,
-)
+from goengine.inference import NetworkEvaluator, available_cores
+from goengine.netfile import NetworkLoadError, load_network
+from goengine.nets import PolicyNet, fold_batch_norm
 
 
 def build_model(weights):

@@ -17,7 +17,9 @@ import time
 
 
 from goengine import BLACK, WHITE, Board
-from goengine.rollout import DEFAULT_PATH, RolloutPolicy
+from goengine import rollout_weights
+from goengine._rollout import RolloutPolicy
+from goengine.rollout_weights import DEFAULT_PATH
 from goengine.sgffile import new_board, read_games, SgfError
 from train_rollout import evaluate, holdout_games
 
@@ -110,7 +112,7 @@ def main():
     parser.add_argument("--final-rollouts", type=int, default=32)
     args = parser.parse_args()
 
-    policy = RolloutPolicy.load(args.weights)
+    policy = rollout_weights.load(args.weights)
     uniform = RolloutPolicy.uniform()
     print(f"weights: {policy!r}")
     print(f"machine load average {os.getloadavg()[0]:.1f} on {os.cpu_count()} CPUs "

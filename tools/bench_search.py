@@ -27,7 +27,7 @@ import time
 
 
 from goengine import BLACK, PASS
-from goengine.config import SearchConfig
+from goengine.search_config import SearchConfig
 from goengine.game import GameState
 from goengine.player import sensible_mask
 from goengine.search import Search
@@ -58,22 +58,22 @@ def networks(args):
     if args.no_networks:
         return None, None
     import torch
-    from goengine import nets
+    from goengine import inference, netfile, nets
     torch.manual_seed(0)
     if args.weights:
-        policy = nets.load_network(args.weights, kind='policy')
+        policy = netfile.load_network(args.weights, kind='policy')
     else:
         policy = nets.PolicyNet(filters=args.filters, layers=args.layers, board_size=args.size)
     if args.mixing >= 1.0:
         value = None     # the shipped engine without value.pt: priors and rollouts only
     elif args.value_weights:
-        value = nets.load_network(args.value_weights, kind='value')
+        value = netfile.load_network(args.value_weights, kind='value')
     else:
         value = nets.ValueNet(filters=args.filters, layers=args.layers, board_size=args.size)
     def evaluator(net):
         if net is None:
             return None
-        return nets.NetworkEvaluator(net, use_bf16=False if args.fp32 else None, threads=0)
+        return inference.NetworkEvaluator(net, use_bf16=False if args.fp32 else None, threads=0)
     return evaluator(policy), evaluator(value)
 
 

@@ -22,7 +22,7 @@ import random
 import time
 
 from goengine import coords, scoring
-from goengine.rollout import DEFAULT_PATH, RolloutPolicy
+from goengine.rollout_weights import DEFAULT_PATH, load as load_rollout
 from goengine.sgffile import SgfError, new_board, read_games
 from ladder_vs_gnugo import DEFAULT_SGF, GNUGO, GnuGo
 from match import parse_score
@@ -72,7 +72,7 @@ def compare(sgf_path, count, playouts=scoring.DEFAULT_PLAYOUTS, rollout_weights=
     each estimator has "stones" (agreeing with GNU Go), "exact" (positions
     with GNU Go's dead set), "winner" (recorded winner named) and "seconds".
     """
-    estimators = {"light": None, "rollout": RolloutPolicy.load(rollout_weights)}
+    estimators = {"light": None, "rollout": load_rollout(rollout_weights)}
     totals = {name: dict(stones=0, exact=0, winner=0, seconds=0.0) for name in estimators}
     totals.update(games=0, stones=0, gnugo_winner=0)
     gnugo = GnuGo(gnugo_path, ("--chinese-rules",))

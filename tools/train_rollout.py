@@ -28,7 +28,9 @@ import numpy as np
 from goengine import PASS
 from goengine._patterns import canonical, move_keys, NO_PATTERN
 from goengine._rollout import FEATURE_NAMES, SLOTS
-from goengine.rollout import DEFAULT_PATH, RolloutPolicy
+from goengine import rollout_weights
+from goengine._rollout import RolloutPolicy
+from goengine.rollout_weights import DEFAULT_PATH
 from goengine.sgffile import iter_positions, read_games, SgfError
 from training.dataset import DATA_DIR, VALIDATION_FILES, split_files
 
@@ -239,7 +241,7 @@ def main(argv=None):
     args = parser.parse_args(argv)
 
     if args.eval_only:
-        policy = RolloutPolicy.load(args.weights)
+        policy = rollout_weights.load(args.weights)
     else:
         files = training_files(args.data)
         log(f"{len(files)} training files (holding out {', '.join(VALIDATION_FILES)})")
@@ -273,7 +275,7 @@ def main(argv=None):
         for index, name in sorted(FEATURE_NAMES.items()):
             log(f"  {name:32s} {rollout_w[index]:+6.2f} {tree_w[index]:+6.2f}")
         os.makedirs(os.path.dirname(os.path.abspath(args.out)), exist_ok=True)
-        policy.save(args.out)
+        rollout_weights.save(policy, args.out)
         log(f"saved {args.out} ({os.path.getsize(args.out)} bytes): {policy!r}")
 
     t = time.time()

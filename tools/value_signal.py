@@ -33,7 +33,7 @@ import torch
 import torch.nn as nn
 import torch.nn.functional as F
 
-from goengine import BLACK, features, nets, rollout
+from goengine import BLACK, features, inference, netfile, rollout_weights
 from training.dataset import load_split
 from goengine.sgffile import SgfError, iter_positions
 
@@ -104,7 +104,7 @@ def trunk_features(trunk, planes, batch=64):
     """bf16 outputs of the frozen trunk for uint8 policy planes (computed in bf16 where it is fast)."""
     out = []
     with torch.inference_mode(), torch.autocast("cpu", dtype=torch.bfloat16,
-                                                enabled=nets.bf16_is_fast()):
+                                                enabled=inference.bf16_is_fast()):
         for s in range(0, len(planes), batch):
             x = torch.from_numpy(planes[s:s + batch, :features.NUM_POLICY_PLANES].astype(np.float32))
             out.append(trunk(x.to(memory_format=torch.channels_last)).to(torch.bfloat16).contiguous())
@@ -155,7 +155,7 @@ def main(argv=None):
     torch.set_num_threads(args.threads)
     torch.manual_seed(0)
 
-    policy = rollout.load()
+    policy = rollout_weights.load()
     start = time.time()
     val = sample(load_split("val"), args.val_positions, 0, policy, args.playouts)
     train = sample(load_split("train"), args.train_positions, 7, policy,
@@ -168,7 +168,7 @@ def main(argv=None):
     report(f"1. final ownership of the game (tanh((margin{b:+d})/{k}))",
            torch.tanh((margin(val["owner"], val) + b) / k), val)
 
-    trunk = nets.load_network(args.weights, kind="policy").eval().trunk
+    trunk = netfile.load_network(args.weights, kind="policy").eval().trunk
     trunk = trunk.to(memory_format=torch.channels_last)
     start = time.time()
     train["f"], val["f"] = trunk_features(trunk, train["planes"]), trunk_features(trunk, val["planes"])

@@ -3,7 +3,7 @@ network loading, so both tools take the same flags and fail the same way."""
 
 import argparse
 
-from goengine import nets
+from goengine import inference, netfile
 from training.dataset import SPLIT_HELP, split_files
 
 
@@ -30,8 +30,8 @@ def parse_args(doc, kind, default_limit, argv=None, add_arguments=None):
 def load_evaluator(args, kind):
     """(model, NetworkEvaluator) for --weights; a bad file exits with its one-line error."""
     try:
-        model = nets.load_network(args.weights, kind=kind)
-    except nets.NetworkLoadError as exc:
+        model = netfile.load_network(args.weights, kind=kind)
+    except netfile.NetworkLoadError as exc:
         raise SystemExit(str(exc))
     use_bf16 = False if args.fp32 else None   # None: bf16 only where the CPU has it
-    return model, nets.NetworkEvaluator(model, use_bf16=use_bf16, threads=args.threads)
+    return model, inference.NetworkEvaluator(model, use_bf16=use_bf16, threads=args.threads)

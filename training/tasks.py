@@ -10,7 +10,7 @@ import numpy as np
 import torch
 import torch.nn.functional as F
 
-from goengine import nets
+from goengine import netfile, nets
 from training.dataset import load_split
 from training.sampler import PolicyExamples, ValueExamples, sample_examples
 
@@ -70,11 +70,11 @@ def load_policy(path, args):
     (batch statistics) the trunk would compute something else than the policy.
     """
     try:
-        policy = nets.load_network(path, kind="policy")
+        policy = netfile.load_network(path, kind="policy")
         if not policy.batch_norm:
             policy = nets.unfold_batch_norm(policy, policy_planes_for_statistics(args))
         return policy
-    except nets.NetworkLoadError:
+    except netfile.NetworkLoadError:
         state = torch.load(path, map_location="cpu", weights_only=True)
         if not isinstance(state, dict) or state.get("kind") != "policy":
             raise SystemExit(f"{path}: neither a policy network nor a policy training checkpoint")

@@ -24,7 +24,7 @@ import time
 import numpy as np
 import torch
 
-from goengine import nets
+from goengine import inference, netfile, nets
 from training.dataset import DATA_DIR, REPO_DIR, SPLIT_HELP, load_split
 from training.sampler import BatchStream, BatchWorkers, fixed_sample, measure_rate
 
@@ -125,7 +125,7 @@ def add_arguments(parser, lr, batch_size, positions_per_game, run_dir):
       help="torch.compile the model (pays on a GPU only when measured to; off by default)")
     a("--fp32", action="store_true",
       help="no bf16 autocast (default: bf16 on a GPU, and on a CPU only where it computes "
-           "bf16 natively, nets.bf16_is_fast; elsewhere it is many times slower than fp32)")
+           "bf16 natively, inference.bf16_is_fast; elsewhere it is many times slower than fp32)")
     a("--no-progress", action="store_true", help="no tqdm progress bar")
 
 
@@ -134,7 +134,7 @@ class Trainer:
         self.task, self.args = task, args
         self.run_dir = args.run_dir
         self.device = pick_device(getattr(args, "device", "cpu"))
-        self.bf16 = not args.fp32 and (self.device == "cuda" or nets.bf16_is_fast())
+        self.bf16 = not args.fp32 and (self.device == "cuda" or inference.bf16_is_fast())
         os.makedirs(self.run_dir, exist_ok=True)
         self.checkpoint_path = os.path.join(self.run_dir, CHECKPOINT)
         self.csv_path = os.path.join(self.run_dir, "log.csv")
@@ -343,8 +343,8 @@ class Trainer:
         """Replace the fresh model by the --init-weights network, BN put back (nets.unfold_batch_norm)."""
         a = self.args
         try:
-            plain = nets.load_network(a.init_weights, kind=self.task.kind)
-        except nets.NetworkLoadError as exc:
+            plain = netfile.load_network(a.init_weights, kind=self.task.kind)
+        except netfile.NetworkLoadError as exc:
             raise SystemExit(str(exc)) from None
         ours = dict(self.model.arch, batch_norm=False)
         ours.pop("move_head", None)  # a training-only head; shipped files never have it
@@ -542,7 +542,7 @@ class Trainer:
                  "val_positions": len(val[1]), "run_dir": os.path.abspath(self.run_dir)}
         extra.update({f"val_{k}": round(v, 4) for k, v in scores.items()})
         shipped = nets.fold_batch_norm(nets.without_move_head(self.model))
-        nets.save_network(path, shipped, extra=extra, half=True)
+        netfile.save_network(path, shipped, extra=extra, half=True)
         self.log(f"exported {path}: " + ", ".join(f"{k}={v}" for k, v in extra.items()))
 
 

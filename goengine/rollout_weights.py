@@ -1,5 +1,5 @@
-"""The rollout and tree policies (RolloutPolicy, from goengine._rollout) and
-their weights file.
+"""The weights file of the rollout and tree policies (goengine._rollout.RolloutPolicy):
+the one place that reads and writes it.
 
 File layout (little-endian), version 1:
 
@@ -83,9 +83,15 @@ def read_weights(path):
 
 
 def load(path=DEFAULT_PATH):
-    """RolloutPolicy.load with the shipped weights as the default."""
-    return RolloutPolicy.load(path)
+    """The RolloutPolicy of a weights file (RolloutLoadError if missing, corrupt or of
+    another version); the shipped weights by default."""
+    arrays = read_weights(path)
+    try:
+        return RolloutPolicy.from_arrays(**arrays, source=os.fspath(path))
+    except ValueError as exc:
+        raise RolloutLoadError(f"{path}: {exc}") from None
 
 
-__all__ = ["RolloutPolicy", "RolloutLoadError", "read_weights", "write_weights", "load",
-           "DEFAULT_PATH", "MAGIC", "VERSION"]
+def save(policy, path):
+    """Write a RolloutPolicy's patterns and weights to `path` (atomically)."""
+    write_weights(path, **policy.arrays)

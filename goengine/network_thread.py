@@ -37,7 +37,7 @@ def _close_all():
 
 class NetworkThread:
     """Serves `tree`'s requests with `policy_eval` / `value_eval`
-    (goengine.nets.NetworkEvaluator objects, either may be None)."""
+    (goengine.inference.NetworkEvaluator objects, either may be None)."""
 
     def __init__(self, tree, policy_eval=None, value_eval=None, batch_size=16, seed=0):
         self.tree = tree

@@ -1,0 +1,132 @@
+"""Fast batched inference on the CPU: what the search and the tools evaluate with.
+
+bf16 where the CPU computes it natively (bf16_is_fast), fp32 elsewhere;
+channels_last; batch norm folded into the convolutions.
+"""
+
+import functools
+import os
+
+import numpy as np
+import torch
+
+from goengine.nets import fold_batch_norm, softmax_with_temperature
+
+def available_cores():
+    try:
+        return len(os.sched_getaffinity(0))
+    except AttributeError:  # not Linux
+        return os.cpu_count() or 1
+
+
+@functools.cache
+def bf16_is_fast():
+    """Whether this CPU does bf16 arithmetic natively (AVX-512 BF16 or AMX).
+
+    Only there does bf16 autocast pay (about 2x for inference on Zen 4).
+    Elsewhere oneDNN emulates bf16 and it is far slower than fp32: on two
+    AVX2-only Zen 3 cores the k=192 policy ran about 8x slower in bf16
+    (docs/TRAINING.md, "Precision"). So the default precision follows the CPU.
+    """
+    try:
+        return bool(torch.cpu._is_avx512_bf16_supported() or torch.cpu._is_amx_tile_supported())
+    except AttributeError:   # an older or newer torch without these probes
+        try:
+            with open('/proc/cpuinfo') as f:
+                flags = f.read().split()
+        except OSError:
+            return False
+        return 'avx512_bf16' in flags or 'amx_bf16' in flags
+
+
+class NetworkEvaluator:
+    """Batched numpy-in, numpy-out inference for the tree search.
+
+    Holds an eval-mode snapshot of the model (batch norm folded), so later
+    training of `model` does not affect it; build a new evaluator to pick up
+    new weights. bf16 autocast roughly doubles throughput on CPUs with
+    AVX-512 BF16 / AMX, at a small cost in precision (see tools/bench_nets.py
+    --agreement), and is many times slower elsewhere: use_bf16=None (the
+    default) turns it on only where bf16_is_fast(). `threads` sets torch's
+    process-wide intra-op thread count: None uses all cores available to
+    this process, 0 leaves it unchanged.
+
+    channels_last (NHWC) memory format: measured on 2 Zen 4 cores, k=192, it
+    gave +10..40% in fp32 and +0..30% in bf16 (never slower), so it is on by
+    default.
+
+    Inputs are uint8 (or any numeric) planes (N, planes, s, s); a single
+    position (planes, s, s) gives a single result (no batch axis).
+    """
+
+    def __init__(self, model, use_bf16=None, threads=None, channels_last=True):
+        self.model = fold_batch_norm(model)  # an eval-mode copy
+        self.kind = model.kind
+        self.planes, self.board_size = model.planes, model.board_size
+        self.use_bf16 = bf16_is_fast() if use_bf16 is None else use_bf16
+        self.channels_last = channels_last
+        if channels_last:
+            self.model = self.model.to(memory_format=torch.channels_last)
+        if threads is None:
+            threads = available_cores()
+        if threads > 0:
+            torch.set_num_threads(threads)
+
+    def _batch(self, planes):
+        """numpy (N, C, s, s) or (C, s, s) -> float tensor, and whether it was single."""
+        planes = np.asarray(planes)
+        single = planes.ndim == 3
+        if single:
+            planes = planes[None]
+        expected = (self.planes, self.board_size, self.board_size)
+        if planes.ndim != 4 or planes.shape[1:] != expected:
+            raise ValueError(f'expected planes of shape (N, {expected[0]}, {expected[1]}, '
+                             f'{expected[2]}) or {expected}, got {planes.shape}')
+        x = torch.from_numpy(np.ascontiguousarray(planes)).float()
+        if self.channels_last:
+            x = x.contiguous(memory_format=torch.channels_last)
+        return x, single
+
+    def _forward(self, x):
+        with torch.autocast('cpu', dtype=torch.bfloat16, enabled=self.use_bf16):
+            return self.model(x).float()
+
+    @torch.inference_mode()
+    def logits(self, planes):
+        """Raw policy logits, float32 (N, s*s) (or (s*s,) for one position)."""
+        self._require('policy')
+        x, single = self._batch(planes)
+        out = self._forward(x).numpy()
+        return out[0] if single else out
+
+    @torch.inference_mode()
+    def policy(self, planes, temperature=1.0, legal_mask=None):
+        """Move probabilities softmax(logits / temperature), float32 (N, s*s).
+
+        legal_mask: optional bool array (N, s*s) (or (s*s,) for one position);
+        probabilities are then renormalised over the legal points only. A row
+        with no legal point comes back all zeros (the caller should pass).
+        """
+        self._require('policy')
+        x, single = self._batch(planes)
+        logits = self._forward(x)
+        if legal_mask is not None:
+            mask = torch.from_numpy(np.asarray(legal_mask, dtype=bool).reshape(logits.shape))
+            logits = logits.masked_fill(~mask, float('-inf'))
+        probs = softmax_with_temperature(logits, temperature)
+        if legal_mask is not None:
+            probs = torch.nan_to_num(probs, nan=0.0)  # all-illegal rows: 0/0
+        out = probs.numpy()
+        return out[0] if single else out
+
+    @torch.inference_mode()
+    def value(self, planes):
+        """Values in [-1, 1] for the player to move, float32 (N,) (or a scalar)."""
+        self._require('value')
+        x, single = self._batch(planes)
+        out = self._forward(x).numpy()
+        return out[0] if single else out
+
+    def _require(self, kind):
+        if self.kind != kind:
+            raise TypeError(f'this evaluator holds a {self.kind} network, not a {kind} network')

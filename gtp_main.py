@@ -124,23 +124,6 @@ def resolve(path):
     return path
 
 
-def check_rollout(path):
-    """Validate --rollout-weights now, so a bad file fails at start-up, not mid-game."""
-    try:
-        from goengine import rollout_weights
-    except ImportError:   # the rollout module is not built yet: at least the file must exist
-        if not os.path.isfile(path):
-            log(f'goengine: error: rollout weights {path}: no such file')
-            return False
-    else:
-        try:
-            rollout_weights.load(path)
-        except Exception as exc:
-            log(f'goengine: error: cannot load rollout policy: {exc}')
-            return False
-    return True
-
-
 def log(message):
     print(message, file=sys.stderr, flush=True)
 
@@ -167,31 +150,30 @@ def main(argv=None):
         log('goengine: --margin must be >= 0')
         return 2
 
-    from goengine import gtp, gtp_protocol, player, search
+    from goengine import gtp, gtp_protocol, loading
+    from goengine.rollout_weights import RolloutLoadError
     from goengine.timecontrol import TimeManager
 
     weights = args.weights
     if str(weights).lower() != 'none':
         weights = resolve(weights)
-    if args.rollout_weights and not check_rollout(resolve(args.rollout_weights)):
-        return 2
     value_weights = resolve(args.value_weights) if args.value_weights else None
     if value_weights is None and str(weights).lower() != 'none':
         value_weights = value_weights_beside(weights)
-    rollout = resolve(args.rollout_weights) if args.rollout_weights else None
+    try:   # read once, now: a bad file fails at start-up, not mid-game
+        rollout = loading.load_rollout(
+            resolve(args.rollout_weights) if args.rollout_weights else None, log)
+    except RolloutLoadError as exc:
+        log(f'goengine: error: cannot load rollout policy: {exc}')
+        return 2
     if args.mixing is not None and args.mixing < 1 and not value_weights:
         log(f'goengine: --lambda {args.mixing} needs a value network (--value-weights FILE)')
         return 2
     try:
-        if str(weights).lower() == 'none' or args.policy_only:
-            engine_player = player.load_player(weights, value_weights,
-                                               args.threads, args.resign_threshold, log=log)
-            engine_player.score_rollout = search.load_rollout(rollout)   # for dead stones
-        else:
-            config = search_config(args)
-            engine_player = search.load_player(weights, value_weights, args.threads,
-                                               args.resign_threshold, log=log,
-                                               rollout_weights=rollout, config=config)
+        kind = ('random' if str(weights).lower() == 'none' else
+                'policy' if args.policy_only else 'search')
+        engine_player = loading.load_player(kind, weights, value_weights, rollout, args.threads,
+                                            args.resign_threshold, search_config(args), log)
     except Exception as exc:   # NetworkLoadError, or torch failing on a strange file
         log(f'goengine: error: cannot load network: {exc}')
         log('goengine: pass --weights FILE, or --weights none for a random test player')

@@ -1,11 +1,10 @@
-"""The engine interface the GTP layer drives, and the players we have today.
+"""The engine interface the GTP layer drives (`Player`), and the two simple players.
 
-`Player` is the contract: the APV-MCTS search will be one more Player.
-Until it exists:
+The engine's real player is the APV-MCTS search (goengine.mcts_player). Beside it:
 
 * `PolicyPlayer` plays the SL policy network's most probable sensible move
-  (AlphaGo's p_sigma played greedily), with the value network, if given,
-  for win rates and resigning;
+  (AlphaGo's p_sigma played greedily, `--policy-only`), with the value
+  network, if given, for win rates and resigning;
 * `SimplePlayer` plays a random sensible move; it needs no weights and is
   what `--weights none` gives, for testing the protocol.
 
@@ -21,9 +20,9 @@ from dataclasses import dataclass, field
 import numpy as np
 
 from goengine import PASS, scoring
+from goengine.search_config import SearchConfig
 
 RESIGN = -2
-OPENING_FRACTION = 1 / 6   # no resigning during the first size*size/6 plies
 
 
 @dataclass
@@ -153,14 +152,21 @@ class Player:
                                     rollout=self.score_rollout)
         return scoring.winner(score) == color
 
+    # no resigning during the first size*size*this plies
+    resign_opening_fraction = SearchConfig.resign_opening_fraction
+
     def should_resign(self, game, color):
-        """Resign below resign_threshold, never in the opening, never without a value estimate."""
+        """Resign below resign_threshold, never in the opening, never without an estimate."""
         if self.resign_threshold <= 0:
             return False
-        if game.move_number < game.size * game.size * OPENING_FRACTION:
+        if game.move_number < game.size * game.size * self.resign_opening_fraction:
             return False
-        winrate = self.value(game, color)
+        winrate = self.resign_estimate(game, color)
         return winrate is not None and winrate < self.resign_threshold
+
+    def resign_estimate(self, game, color):
+        """The win rate the resign rule trusts: the value network's, where there is one."""
+        return self.value(game, color)
 
 
 class SimplePlayer(Player):
@@ -241,18 +247,3 @@ class PolicyPlayer(Player):
             planes.append(self.features.value_planes(board))
         v = np.asarray(self.value_eval.value(np.stack(planes)), dtype=np.float64)
         return [float((1 - x) / 2) for x in v]   # the child's value is the opponent's
-
-
-def load_player(weights, value_weights=None, threads=None, resign_threshold=0.10, log=None):
-    """Build the player for gtp_main. weights 'none' gives a SimplePlayer.
-
-    Raises goengine.netfile.NetworkLoadError for a missing or corrupt file.
-    """
-    if weights is None or str(weights).lower() == 'none':
-        return SimplePlayer()
-    from goengine import inference, netfile   # torch is slow to import; only when needed
-    policy = inference.NetworkEvaluator(netfile.load_network(weights, kind='policy'), threads=threads)
-    value = None
-    if value_weights:
-        value = inference.NetworkEvaluator(netfile.load_network(value_weights, kind='value'), threads=threads)
-    return PolicyPlayer(policy, value, resign_threshold=resign_threshold, log=log)

@@ -1,4 +1,4 @@
-"""APV-MCTS: AlphaGo's asynchronous policy and value tree search as a Player.
+"""APV-MCTS: AlphaGo's asynchronous policy and value tree search (the driver).
 
 Silver et al. 2016, Methods, "Search algorithm". Each simulation walks down
 the tree by argmax Q + u, expands a leaf that has been visited more than
@@ -27,16 +27,13 @@ everywhere; children never fill their own true eyes.
 
 import itertools
 import math
-import os
-import sys
 import threading
 import time
 
 from goengine import PASS
 from goengine._tree import Tree
+from goengine.player import MoveInfo
 from goengine.search_config import SearchConfig
-from goengine.player import (OPENING_FRACTION, RESIGN, MoveInfo, Player, PolicyPlayer,
-                             sensible_mask)
 
 
 class ThresholdControl:
@@ -151,7 +148,7 @@ class Search:
         banned = [int(m) for m in children['move'] if m != PASS and not board.is_legal(int(m), color)]
         others = len(children['move']) - len(banned) - 1
         opponent_passed = game.last_move is not None and game.last_move[1] == PASS
-        early = game.move_number < game.size * game.size // 2
+        early = game.move_number < int(game.size * game.size * self.config.pass_ban_fraction)
         if others > 0 and (cleanup or (early and not opponent_passed)):
             banned.append(PASS)
         return banned
@@ -176,7 +173,7 @@ class Search:
             t.start()
         next_report = start + interval if report is not None else math.inf
         control = self._threshold_control()
-        next_adapt = start + self.ADAPT_PERIOD
+        next_adapt = start + self.config.adapt_period
         try:
             while any(t.is_alive() for t in threads):
                 now = time.monotonic()
@@ -191,7 +188,7 @@ class Search:
                     if stop_when_decided and self.decided(self.tree.sims_done - before,
                                                           now - start, deadline - now, max_sims):
                         break
-                    next_adapt = now + self.ADAPT_PERIOD
+                    next_adapt = now + self.config.adapt_period
                 wait = min(deadline, next_report, now + 0.02) - now
                 if interrupt is not None:
                     if interrupt.wait(max(0.0, wait)):
@@ -206,15 +203,13 @@ class Search:
         if report is not None:
             report(self.infos())
 
-    ADAPT_PERIOD = 0.1   # seconds between n_thr adjustments and decided() checks
-
     def decided(self, sims, elapsed, time_left, max_sims=None):
         """True when no other root move can catch up with the most visited one:
         its lead is larger than all the simulations the rest of the budget
         would bring at the rate seen so far (`sims` in `elapsed` seconds). The
         move played is then already fixed, and the time is saved for the clock
         (Leela Zero stops its search the same way)."""
-        if elapsed < self.ADAPT_PERIOD or sims <= 0:
+        if elapsed < self.config.adapt_period or sims <= 0:
             return False
         left = sims / elapsed * time_left
         if max_sims:
@@ -308,141 +303,3 @@ class Search:
         if self.networks is not None:
             s.update(self.networks.stats)
         return s
-
-
-class MCTSPlayer(Player):
-    """The APV-MCTS engine behind the GTP layer.
-
-    `max_playouts` (simulations per move, None/0: time only) and `pondering`
-    are set by gtp_main. resign_threshold is a win rate; it defaults to
-    config.resign_q = -0.8 (10%), and 0 never resigns.
-    """
-
-    name = 'apv-mcts'
-
-    def __init__(self, policy_eval=None, value_eval=None, rollout=None, config=None,
-                 resign_threshold=None, log=None):
-        self.config = config or SearchConfig()
-        if resign_threshold is not None:
-            self.config.resign_q = 2.0 * resign_threshold - 1.0
-        self.resign_threshold = self.config.resign_winrate if self.config.resign_q > -1 else 0.0
-        self.search = Search(policy_eval, value_eval, rollout, self.config)
-        self.score_rollout = rollout   # its playouts also judge dead stones (scoring)
-        self.direct = None   # plain network answers for policy()/value() (GoGui analyze)
-        if policy_eval is not None or value_eval is not None:
-            self.direct = PolicyPlayer(policy_eval, value_eval, log=log)
-        self.log = log or (lambda msg: print(msg, file=sys.stderr, flush=True))
-        self.max_playouts = None
-        self.pondering = False
-        self.verbose = False
-        self._error_reported = False
-
-    def genmove(self, game, color, budget, cleanup=False, report=None, interval=1.0):
-        start = time.monotonic()
-        if self.should_pass(game, color, sensible_mask(game.board_for(color), color), cleanup):
-            return PASS
-        reused = self.search.set_position(game, color, cleanup)
-        seconds = max(0.01, budget - (time.monotonic() - start))
-        self.search.run(seconds, self.max_playouts or None, report=report, interval=interval,
-                        stop_when_decided=True)
-        self._note(game, reused, time.monotonic() - start)
-        self._report_network_error()
-        if self._should_resign(game):
-            return RESIGN
-        return self.search.best_move()
-
-    def _should_resign(self, game):
-        """max_a Q(s,a) below resign_q, never in the opening (Player's rule)."""
-        if self.resign_threshold <= 0:
-            return False
-        if game.move_number < game.size * game.size * OPENING_FRACTION:
-            return False
-        q = self.search.best_q()
-        return q is not None and self.search.root_visits() >= 100 and q < self.config.resign_q
-
-    def _note(self, game, reused, elapsed):
-        if not self.verbose:
-            return
-        s = self.search
-        rate = s.winrate()
-        self.log(f'goengine: {s.last_sims} simulations in {elapsed:.2f}s, '
-                 f'{s.root_visits()} root visits{" (tree reused)" if reused else ""}, '
-                 f'win rate {rate if rate is None else round(rate, 3)}, '
-                 f'{s.tree.node_count} nodes')
-
-    def _report_network_error(self):
-        networks = self.search.networks
-        if networks is not None and networks.error is not None and not self._error_reported:
-            self._error_reported = True
-            self.log(f'goengine: network evaluation failed, searching on without it: '
-                     f'{type(networks.error).__name__}: {networks.error}')
-
-    def analyze(self, game, color, report, interrupt, interval=1.0):
-        self.search.set_position(game, color)
-        self.search.run(None, None, interrupt=interrupt, report=report, interval=max(0.01, interval))
-
-    def ponder(self, game, interrupt):
-        """Grow the tree for the position after our move until the next command."""
-        if game.is_over():
-            return
-        self.search.set_position(game, game.to_move)
-        self.search.run(None, None, interrupt=interrupt)
-
-    def policy(self, game, color):
-        return self.direct.policy(game, color) if self.direct else None
-
-    def value(self, game, color):
-        """The search's win rate if the tree stands on this position, else the value net's."""
-        if (self.search.root_key == Search._key(game)
-                and self.search.root_moves == list(game.moves)
-                and self.search.root_color == color):
-            rate = self.search.winrate()
-            if rate is not None:
-                return rate
-        return self.direct.value(game, color) if self.direct else None
-
-    def close(self):
-        self.search.close()
-
-
-def load_player(weights=None, value_weights=None, threads=None, resign_threshold=0.10,
-                log=None, rollout_weights=None, config=None):
-    """The full search for gtp_main (same leading arguments as player.load_player).
-
-    weights / value_weights: SL policy and value network files (None: go
-    without that network; with neither the search runs on rollouts alone).
-    rollout_weights: see load_rollout.
-    threads: torch threads for the network thread (default
-    config.net_threads). Raises goengine.netfile.NetworkLoadError for a missing
-    or corrupt file.
-    """
-    config = config or SearchConfig()
-    log = log or (lambda msg: print(msg, file=sys.stderr, flush=True))
-    if weights is not None and str(weights).lower() == 'none':
-        weights = None
-    policy_eval = value_eval = None
-    if weights or value_weights:
-        from goengine import inference, netfile   # torch is slow to import; only when needed
-        net_threads = config.net_threads if threads is None else threads
-        if weights:
-            policy_eval = inference.NetworkEvaluator(netfile.load_network(weights, kind='policy'),
-                                                threads=net_threads)
-        if value_weights:
-            value_eval = inference.NetworkEvaluator(netfile.load_network(value_weights, kind='value'),
-                                               threads=net_threads)
-    return MCTSPlayer(policy_eval, value_eval, load_rollout(rollout_weights, log), config,
-                      resign_threshold=resign_threshold, log=log)
-
-
-def load_rollout(path=None, log=None):
-    """The rollout + tree policy: `path`, else weights/rollout.weights if it
-    exists, else uniform random rollouts. Raises RolloutLoadError for a bad file."""
-    from goengine import rollout_weights
-    from goengine._rollout import RolloutPolicy
-    if path is None and os.path.isfile(rollout_weights.DEFAULT_PATH):
-        path = rollout_weights.DEFAULT_PATH
-    if path is None:
-        if log:
-            log('goengine: no rollout weights: uniform random rollouts and tree priors')
-        return RolloutPolicy.uniform()
-    return rollout_weights.load(path)

@@ -38,7 +38,16 @@ class SearchConfig:
     max_nodes: int = 2_000_000   # node pool cap (~40 bytes a node): memory stays bounded
     pass_prior: float = 0.01     # prior of the pass move (the policy network has no pass output)
     root_policy_wait: float = 0.5  # longest wait (s) for the root's SL priors before searching
+    adapt_period: float = 0.1    # seconds between n_thr adjustments and checks that the
+                                 # most-visited move can no longer be caught
+    pass_ban_fraction: float = 0.5  # the root may not pass before size*size*this plies
+                                 # (unless the opponent passed): rollouts undervalue the
+                                 # open board, and an early pass loses the game
     seed: int = 0
+
+    # -- resigning (the rule is AlphaGo's resign_q above; these guard it) ----
+    resign_opening_fraction: float = 1 / 6  # never resign in the first size*size/6 plies
+    resign_min_visits: int = 100  # never resign on a root with fewer visits (noise)
 
     def __post_init__(self):
         if not 0.0 <= self.mixing <= 1.0:
@@ -51,6 +60,8 @@ class SearchConfig:
             raise ValueError('need sim_threads >= 0, batch_size >= 1, max_nodes >= 1000')
         if not 0.0 <= self.pass_prior < 1.0:
             raise ValueError('pass_prior must be in [0, 1)')
+        if self.adapt_period <= 0 or self.resign_min_visits < 0:
+            raise ValueError('need adapt_period > 0 and resign_min_visits >= 0')
 
     def simulation_threads(self, networks):
         """sim_threads, or with 0 one per core not used by the network thread."""

@@ -379,9 +379,10 @@ def test_scoring_uses_the_players_rollout_policy():
 
 
 def test_search_player_scores_with_its_rollout_policy():
-    from goengine import rollout_weights, search
+    from goengine import loading, rollout_weights
     from goengine._rollout import RolloutPolicy
-    player = search.load_player(None, rollout_weights=rollout_weights.DEFAULT_PATH, log=lambda m: None)
+    player = loading.load_player('search', None, rollout=loading.load_rollout(
+        rollout_weights.DEFAULT_PATH), log=lambda m: None)
     try:
         assert isinstance(player.score_rollout, RolloutPolicy)
         assert player.score_rollout.weights().any()      # the trained file, not uniform()

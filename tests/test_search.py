@@ -12,7 +12,8 @@ from goengine._tree import Tree
 from goengine.search_config import SearchConfig
 from goengine.game import GameState
 from goengine.player import RESIGN
-from goengine.search import MCTSPlayer, Search, ThresholdControl
+from goengine.mcts_player import MCTSPlayer
+from goengine.search import Search, ThresholdControl
 
 
 def gtp(*vertices, size=9):

@@ -262,7 +262,7 @@ def play_game(number, ours, opponent, ours_black, size, komi, max_moves, out_dir
 @functools.cache
 def our_rollout_policy():
     """The rollout policy our engine judges dead stones with (loaded once)."""
-    from goengine.search import load_rollout
+    from goengine.loading import load_rollout
     return load_rollout()
 
 

@@ -1,0 +1,110 @@
+"""The APV-MCTS search as the engine's Player: what gtp_main plays with.
+
+It owns one Search (goengine.search) for the whole game, so the tree is
+reused between moves and grows while pondering. Besides moves it answers
+the analysis commands (lz-analyze) from the tree and the GoGui network
+commands from the networks directly.
+"""
+
+import sys
+import time
+
+from goengine import PASS
+from goengine.player import RESIGN, Player, PolicyPlayer, sensible_mask
+from goengine.search import Search
+from goengine.search_config import SearchConfig
+
+
+class MCTSPlayer(Player):
+    """The APV-MCTS engine behind the GTP layer.
+
+    `max_playouts` (simulations per move, None/0: time only) and `pondering`
+    are set by gtp_main. resign_threshold is a win rate; it defaults to
+    config.resign_q = -0.8 (10%), and 0 never resigns.
+    """
+
+    name = 'apv-mcts'
+
+    def __init__(self, policy_eval=None, value_eval=None, rollout=None, config=None,
+                 resign_threshold=None, log=None):
+        self.config = config or SearchConfig()
+        if resign_threshold is not None:
+            self.config.resign_q = 2.0 * resign_threshold - 1.0
+        self.resign_threshold = self.config.resign_winrate if self.config.resign_q > -1 else 0.0
+        self.resign_opening_fraction = self.config.resign_opening_fraction
+        self.search = Search(policy_eval, value_eval, rollout, self.config)
+        self.score_rollout = rollout   # its playouts also judge dead stones (scoring)
+        self.direct = None   # plain network answers for policy()/value() (GoGui analyze)
+        if policy_eval is not None or value_eval is not None:
+            self.direct = PolicyPlayer(policy_eval, value_eval, log=log)
+        self.log = log or (lambda msg: print(msg, file=sys.stderr, flush=True))
+        self.max_playouts = None
+        self.pondering = False
+        self.verbose = False
+        self._error_reported = False
+
+    def genmove(self, game, color, budget, cleanup=False, report=None, interval=1.0):
+        start = time.monotonic()
+        if self.should_pass(game, color, sensible_mask(game.board_for(color), color), cleanup):
+            return PASS
+        reused = self.search.set_position(game, color, cleanup)
+        seconds = max(0.01, budget - (time.monotonic() - start))
+        self.search.run(seconds, self.max_playouts or None, report=report, interval=interval,
+                        stop_when_decided=True)
+        self._note(game, reused, time.monotonic() - start)
+        self._report_network_error()
+        if self.should_resign(game, color):
+            return RESIGN
+        return self.search.best_move()
+
+    def resign_estimate(self, game, color):
+        """(1 + max_a Q(s,a)) / 2, so resigning below resign_threshold is AlphaGo's
+        max_a Q < resign_q; None while the root has too few visits to trust."""
+        q = self.search.best_q()
+        if q is None or self.search.root_visits() < self.config.resign_min_visits:
+            return None
+        return (1.0 + q) / 2.0
+
+    def _note(self, game, reused, elapsed):
+        if not self.verbose:
+            return
+        s = self.search
+        rate = s.winrate()
+        self.log(f'goengine: {s.last_sims} simulations in {elapsed:.2f}s, '
+                 f'{s.root_visits()} root visits{" (tree reused)" if reused else ""}, '
+                 f'win rate {rate if rate is None else round(rate, 3)}, '
+                 f'{s.tree.node_count} nodes')
+
+    def _report_network_error(self):
+        networks = self.search.networks
+        if networks is not None and networks.error is not None and not self._error_reported:
+            self._error_reported = True
+            self.log(f'goengine: network evaluation failed, searching on without it: '
+                     f'{type(networks.error).__name__}: {networks.error}')
+
+    def analyze(self, game, color, report, interrupt, interval=1.0):
+        self.search.set_position(game, color)
+        self.search.run(None, None, interrupt=interrupt, report=report, interval=max(0.01, interval))
+
+    def ponder(self, game, interrupt):
+        """Grow the tree for the position after our move until the next command."""
+        if game.is_over():
+            return
+        self.search.set_position(game, game.to_move)
+        self.search.run(None, None, interrupt=interrupt)
+
+    def policy(self, game, color):
+        return self.direct.policy(game, color) if self.direct else None
+
+    def value(self, game, color):
+        """The search's win rate if the tree stands on this position, else the value net's."""
+        if (self.search.root_key == Search._key(game)
+                and self.search.root_moves == list(game.moves)
+                and self.search.root_color == color):
+            rate = self.search.winrate()
+            if rate is not None:
+                return rate
+        return self.direct.value(game, color) if self.direct else None
+
+    def close(self):
+        self.search.close()

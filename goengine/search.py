@@ -44,7 +44,8 @@ class ThresholdControl:
     Called a few times a second while the search runs. If expansions had to be
     deferred since the last call (the policy queue was full), the network is
     behind and n_thr rises by a quarter; if none were deferred and the queue is
-    at most a quarter full, the network has room and n_thr falls by a tenth.
+    at most a quarter full, the network has room and n_thr falls by a tenth
+    (config.expand_threshold_raise and expand_threshold_lower).
     It stays within [config.expand_threshold, config.max_expand_threshold], so
     the paper's 40 is the floor. Only a search with a policy network adapts.
     """
@@ -54,6 +55,7 @@ class ThresholdControl:
         self.floor = config.expand_threshold
         self.ceiling = max(config.expand_threshold, config.max_expand_threshold)
         self.queue_cap = config.max_pending_policy
+        self.raise_by, self.lower_by = config.expand_threshold_raise, config.expand_threshold_lower
         self.deferred = tree.stats()['deferred_expansions']
 
     def update(self):
@@ -62,9 +64,9 @@ class ThresholdControl:
         self.deferred = stats['deferred_expansions']
         n_thr = self.tree.expand_threshold
         if behind:
-            n_thr = math.ceil(n_thr * 1.25) + 1
+            n_thr = math.ceil(n_thr * self.raise_by) + 1
         elif stats['pending_policy'] * 4 <= self.queue_cap:
-            n_thr = math.floor(n_thr * 0.9)
+            n_thr = math.floor(n_thr * self.lower_by)
         self.tree.expand_threshold = min(self.ceiling, max(self.floor, n_thr))
 
 
@@ -230,7 +232,8 @@ class Search:
         the first simulations, which matter most in a short search."""
         if self.networks is None or not self.networks.serves(self.tree.size)[0]:
             return
-        limit = min(start + self.config.root_policy_wait, start + 0.25 * (deadline - start))
+        limit = start + min(self.config.root_policy_wait,
+                            self.config.root_policy_wait_share * (deadline - start))
         while not self.tree.root_priors_final and time.monotonic() < limit:
             time.sleep(0.002)
 
@@ -252,13 +255,14 @@ class Search:
         return int(self.tree.children()['n_r'].sum())
 
     def best_q(self):
-        """max_a Q(s,a) over root moves with a fair share of the visits (at least
-        5% of the most visited one), for the resign rule; None before any visit."""
+        """max_a Q(s,a) over root moves with a fair share of the visits
+        (config.resign_visit_share of the most visited one's), for the resign
+        rule; None before any visit."""
         c = self.tree.children()
         visited = (c['n_r'] > 0) & ~c['forbidden']
         if not visited.any():
             return None
-        enough = visited & (c['n_r'] >= 0.05 * c['n_r'][visited].max())
+        enough = visited & (c['n_r'] >= self.config.resign_visit_share * c['n_r'][visited].max())
         return float(c['q'][enough].max())
 
     def winrate(self):

@@ -29,6 +29,9 @@ class SearchConfig:
     # also capped: a leaf waits (stays a leaf) while the policy queue is
     # full, and a value request is skipped while the value queue is full.
     max_expand_threshold: int = 1000
+    expand_threshold_raise: float = 1.25  # n_thr times this (+1) when expansions were deferred
+    expand_threshold_lower: float = 0.9   # n_thr times this when the policy queue is at
+                                 # most a quarter full
     max_pending_policy: int = 16
     max_pending_value: int = 32
     batch_size: int = 16         # most positions per network call
@@ -37,7 +40,8 @@ class SearchConfig:
     net_threads: int = 1         # torch intra-op threads for the network thread
     max_nodes: int = 2_000_000   # node pool cap (~40 bytes a node): memory stays bounded
     pass_prior: float = 0.01     # prior of the pass move (the policy network has no pass output)
-    root_policy_wait: float = 0.5  # longest wait (s) for the root's SL priors before searching
+    root_policy_wait: float = 0.5  # longest wait (s) for the root's SL priors before searching,
+    root_policy_wait_share: float = 0.25  # and at most this share of the move's time
     adapt_period: float = 0.1    # seconds between n_thr adjustments and checks that the
                                  # most-visited move can no longer be caught
     pass_ban_fraction: float = 0.5  # the root may not pass before size*size*this plies
@@ -48,6 +52,8 @@ class SearchConfig:
     # -- resigning (the rule is AlphaGo's resign_q above; these guard it) ----
     resign_opening_fraction: float = 1 / 6  # never resign in the first size*size/6 plies
     resign_min_visits: int = 100  # never resign on a root with fewer visits (noise)
+    resign_visit_share: float = 0.05  # max_a Q counts only moves with this share of the most
+                                 # visited move's visits (a barely tried move's Q is noise)
 
     def __post_init__(self):
         if not 0.0 <= self.mixing <= 1.0:

@@ -254,23 +254,62 @@ def from_record(record, move_number=None, ruleset='chinese'):
     """A GameState from a goengine.sgffile.Game, replayed up to the position
     before `move_number` (1-based, GTP loadsgf semantics); None means all moves.
 
+    Setup stones after the first move (record.later_setup) cannot be history:
+    the position at the last such node becomes the game's setup, and the
+    moves after it are replayed on it. The side to move is the record's next
+    move's, else its PL[], else the colour after the last move.
     Raises GameError when the record cannot be replayed.
     """
     try:
         game = GameState(record.size, record.komi, ruleset)
     except GameError:
         raise GameError('cannot load file') from None
-    moves = record.moves if move_number is None else record.moves[:max(0, move_number - 1)]
-    # Whoever plays the record's first move is to move before it.
-    first = record.moves[0][0] if record.moves else None
+    count = len(record.moves) if move_number is None else min(len(record.moves), max(0, move_number - 1))
+    moves = record.moves[:count]
+    to_move = record.moves[count][0] if count < len(record.moves) else None
+    if to_move is None and record.player_to_move and record.player_to_move[0] >= count:
+        to_move = record.player_to_move[1]
+    if to_move is None and count:
+        to_move = BLACK + WHITE - record.moves[count - 1][0]
     try:
-        if record.setup_black or record.setup_white:
-            game.setup(record.setup_black, record.setup_white, to_move=first)
+        setups = [event for event in record.later_setup if event[0] <= count]
+        black, white = record.setup_black, record.setup_white
+        if setups:
+            black, white = _position_at(record, setups)
+            moves = moves[setups[-1][0]:]
+        first = moves[0][0] if moves else to_move
+        if black or white:
+            game.setup(black, white, to_move=first)
         elif first is not None:
             game.first_to_move = first
             game.board.to_move = first
         for color, move in moves:
             game.play(color, move)
-    except (IllegalMove, GameError) as exc:
+    except (IllegalMove, GameError, ValueError) as exc:
         raise GameError('cannot load file') from exc
     return game
+
+
+def _position_at(record, setups):
+    """(black, white) stones after the moves and setup nodes up to the last of `setups`."""
+    board = Board(record.size, record.komi, superko=False)
+    board.setup_stones(black=record.setup_black, white=record.setup_white)
+    played = 0
+    for before, black, white, empty in setups:
+        for color, move in record.moves[played:before]:
+            board.play(move, color)
+        played = before
+        stones = board.stones()
+        position = {row * record.size + col: int(stones[row, col])
+                    for row, col in zip(*stones.nonzero())}
+        for p in empty:
+            position.pop(p, None)
+        position.update({p: BLACK for p in black})
+        position.update({p: WHITE for p in white})
+        board = Board(record.size, record.komi, superko=False)
+        board.setup_stones(black=[p for p, c in position.items() if c == BLACK],
+                           white=[p for p, c in position.items() if c == WHITE])
+    stones = board.stones()
+    black = [row * record.size + col for row, col in zip(*(stones == BLACK).nonzero())]
+    white = [row * record.size + col for row, col in zip(*(stones == WHITE).nonzero())]
+    return black, white

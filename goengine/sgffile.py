@@ -31,6 +31,10 @@ class Game:
     winner: int = None                          # BLACK, WHITE, or None (draw/void/unknown)
     result: str = ""
     name: str = ""
+    # Setup nodes after the first move: (moves before it, black, white, empty points).
+    later_setup: list = field(default_factory=list)
+    # The last PL[]: (moves before it, colour), or None.
+    player_to_move: tuple = None
 
     @property
     def won_on_the_board(self):
@@ -51,32 +55,57 @@ def parse_winner(result):
 
 
 def parse_game(text, name=""):
-    """Parse one SGF game (str or bytes). Raises SgfError on any defect."""
+    """Parse one SGF game (str or bytes): the main line. Raises SgfError on any defect.
+
+    Any valid FF[4] record: setup stones (AB/AW/AE) in the root or in later
+    nodes, PL[] for the side to move, moves with passes. Setup nodes before
+    the first move make the starting position; setup nodes after it are kept
+    in Game.later_setup (replayed by game.from_record, not by training).
+    """
     # Imported here: replaying stored games (training on the GPU machine, which
     # has no sgfmill) needs Game and iter_positions but never parses SGF text.
-    from sgfmill import sgf, sgf_moves
+    from sgfmill import sgf
 
     if isinstance(text, str):
         text = text.encode("utf-8")
     try:
         record = sgf.Sgf_game.from_bytes(text)
-        setup, sgf_moves_list = sgf_moves.get_setup_and_moves(record)
         root = record.get_root()
         size = record.get_size()
         komi = record.get_komi()
         result = root.get("RE") if root.has_property("RE") else ""
         if not name and root.has_property("GN"):
             name = root.get("GN")
+        nodes = [(node.get_setup_stones(), node.get_move(),
+                  node.get("PL") if node.has_property("PL") else None)
+                 for node in record.get_main_sequence()]
     except (ValueError, KeyError, IndexError) as exc:
         raise SgfError(f"{name or 'game'}: {exc}") from None
 
     def point(rowcol):
         return PASS if rowcol is None else coords.from_rowcol(rowcol[0], rowcol[1], size)
 
+    def points(rowcols):
+        return sorted(point(rc) for rc in rowcols)
+
     game = Game(size=size, komi=komi, result=result, winner=parse_winner(result), name=name)
-    for colour, rowcol in setup.list_occupied_points():
-        (game.setup_black if colour == "b" else game.setup_white).append(point(rowcol))
-    game.moves = [(COLORS[colour], point(rowcol)) for colour, rowcol in sgf_moves_list]
+    stones = {}   # the starting position: point -> colour
+    for (black, white, empty), (colour, rowcol), to_play in nodes:
+        if black or white or empty:
+            if game.moves:
+                game.later_setup.append((len(game.moves), points(black), points(white),
+                                         points(empty)))
+            else:
+                for p in points(empty):
+                    stones.pop(p, None)
+                stones.update({p: BLACK for p in points(black)})
+                stones.update({p: WHITE for p in points(white)})
+        if colour is not None:
+            game.moves.append((COLORS[colour], point(rowcol)))
+        if to_play is not None:
+            game.player_to_move = (len(game.moves), COLORS[to_play])
+    game.setup_black = sorted(p for p, c in stones.items() if c == BLACK)
+    game.setup_white = sorted(p for p, c in stones.items() if c == WHITE)
     return game
 
 
@@ -100,7 +129,10 @@ def iter_positions(game, copy=True):
     SgfError after the positions before it have been yielded.
     """
     board = new_board(game)
+    setup_at = game.later_setup[0][0] if game.later_setup else None
     for number, (color, move) in enumerate(game.moves):
+        if number == setup_at:
+            raise SgfError(f"{game.name}: setup stones after move {number}: not replayed here")
         board.to_move = color
         yield (board.copy() if copy else board), color, move
         try:

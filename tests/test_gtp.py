@@ -466,6 +466,64 @@ def test_loadsgf_move_number(e, tmp_path):
     assert len(e.game.moves) == 4 and e.game.to_move == BLACK
 
 
+def sgfmill_position(text, move_number=None):
+    """The independent reference: sgfmill plays the main line's setup and moves,
+    up to the position before move_number; {(row, col): 'b'/'w'}."""
+    from sgfmill import boards
+    game = sgf.Sgf_game.from_string(text)
+    board, played = boards.Board(game.get_size()), 0
+    for node in game.get_main_sequence():
+        black, white, empty = node.get_setup_stones()
+        colour, move = node.get_move()
+        if colour is not None and move_number is not None and played + 1 >= move_number:
+            break
+        board.apply_setup(black, white, empty)
+        if colour is not None:
+            played += 1
+            if move is not None:
+                board.play(move[0], move[1], colour)
+    return {(r, c): colour for colour, (r, c) in board.list_occupied_points()}
+
+
+def our_position(engine):
+    stones = engine.game.board.stones()
+    return {(int(r), int(c)): 'b' if stones[r, c] == BLACK else 'w'
+            for r, c in zip(*stones.nonzero())}
+
+
+def test_loadsgf_takes_every_ff4_setup(e, tmp_path):
+    """Setup stones after the root (AB/AW/AE), PL[] and HA[] load as GNU Go and GoGui
+    load them; the board matches sgfmill's replay of the same record."""
+    records = {
+        # a problem: stones and the side to move, no moves
+        'problem.sgf': ('(;FF[4]GM[1]SZ[9]AB[cc][dc][ec]AW[cd][dd]PL[W])', None, WHITE),
+        # setup in a node of its own before the first move, with AE
+        'setup-node.sgf': ('(;FF[4]GM[1]SZ[9];AB[ee][gg]AW[cc][ff];AE[gg];W[dd];B[cf])',
+                           None, WHITE),
+        # handicap with HA[], White moves first
+        'handicap.sgf': ('(;FF[4]GM[1]SZ[9]HA[2]KM[0.5]AB[cc][gg];W[ee];B[ge])', None, WHITE),
+        # setup in the middle of the game: stones added and removed after moves
+        'mid-game.sgf': ('(;FF[4]GM[1]SZ[9];B[ee];W[cc];AB[gg]AE[cc];W[dg];B[cg]PL[W])',
+                         None, WHITE),
+        'mid-game-cut.sgf': ('(;FF[4]GM[1]SZ[9];B[ee];W[cc];AB[gg]AE[cc];W[dg];B[cg])', 4, BLACK),
+        'before-setup.sgf': ('(;FF[4]GM[1]SZ[9];B[ee];W[cc];AB[gg]AE[cc];W[dg];B[cg])', 2, WHITE),
+    }
+    for name, (text, move_number, to_move) in records.items():
+        path = tmp_path / name
+        path.write_text(text)
+        ok(e, f'loadsgf {path}' + (f' {move_number}' if move_number else ''))
+        assert our_position(e) == sgfmill_position(text, move_number), name
+        assert e.game.to_move == to_move, name
+    ok(e, f'loadsgf {tmp_path / "handicap.sgf"}')
+    assert e.game.handicap == 2 and e.game.komi == 0.5
+    ok(e, 'undo')
+    ok(e, 'undo')                       # both moves are history; the handicap is the setup
+    assert our_position(e) == sgfmill_position(records['handicap.sgf'][0], 1)
+    ok(e, f'loadsgf {tmp_path / "mid-game.sgf"}')
+    assert len(e.game.moves) == 2       # the moves after the last setup node
+    ok(e, 'genmove w')
+
+
 def test_loadsgf_errors_leave_state_unchanged(e, tmp_path):
     play_all(e, 'D4 E5')
     broken = {

@@ -138,3 +138,15 @@ def test_real_games_match_sgfmill():
             for col in range(19):
                 expected = {None: 0, "b": BLACK, "w": WHITE}[ref.get(row, col)]
                 assert board.color_at(coords.from_rowcol(row, col, 19)) == expected
+
+
+def test_setup_after_the_first_move_is_kept_and_ends_a_training_replay():
+    game = parse_game("(;FF[4]GM[1]SZ[9]AB[aa];AW[bb]PL[W];W[ee];B[cc];AB[gg]AE[aa];W[dd])")
+    assert game.setup_black == [coords.from_sgf("aa", 9)]
+    assert game.setup_white == [coords.from_sgf("bb", 9)]       # a setup node before any move
+    assert game.later_setup == [(2, [coords.from_sgf("gg", 9)], [], [coords.from_sgf("aa", 9)])]
+    replayed = []
+    with pytest.raises(SgfError, match="setup stones after move 2"):
+        for _, color, move in iter_positions(game):
+            replayed.append(move)
+    assert replayed == [coords.from_sgf("ee", 9), coords.from_sgf("cc", 9)]

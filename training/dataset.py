@@ -139,7 +139,14 @@ class GameStore:
 def _store_of_file(path):
     """Worker: (store, skipped records) for one SGF file."""
     errors = []
-    store = GameStore.from_games(read_games(path, errors=errors))
+
+    def replayable(games):
+        for game in games:
+            if game.later_setup:   # the store keeps setup before the first move only
+                errors.append((game.name, "setup stones after the first move"))
+            else:
+                yield game
+    store = GameStore.from_games(replayable(read_games(path, errors=errors)))
     return store, errors
 
 

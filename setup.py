@@ -35,6 +35,7 @@ setup(
          extension("_patterns"), extension("_rollout")],
         compiler_directives=DIRECTIVES,
     ),
+    entry_points={"console_scripts": ["goengine-review=goengine.review:main"]},
     python_requires=">=3.10",
     install_requires=["torch==2.13.0", "numpy", "sgfmill", "tqdm", "matplotlib"],
     extras_require={"test": ["pytest"]},

@@ -273,6 +273,16 @@ class Search:
         i = int(c['n_r'].argmax())
         return (1.0 + float(c['q'][i])) / 2.0
 
+    def root_winrate(self):
+        """Win rate for the player to move over all the root's simulations (the
+        visit-weighted mean of its moves' Q): steadier than winrate() when the
+        search is short, as in a game review; None before any visit."""
+        c = self.tree.children()
+        visits = c['n_r'].astype(float)
+        if visits.sum() <= 0:
+            return None
+        return (1.0 + float((visits * c['q']).sum() / visits.sum())) / 2.0
+
     def infos(self, count=10):
         """The most visited root moves as MoveInfo (win rates for the player to move).
 

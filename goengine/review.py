@@ -1,0 +1,277 @@
+"""Review a whole game: the search's win rate before every move, written back into the SGF.
+
+    goengine-review game.sgf [--seconds 2 | --visits 800] [--weights weights/sl.pt]
+
+writes `game-reviewed.sgf` and `game-winrate.png` beside the game. Each move
+gets a comment (the mover's win rate before and after it, the engine's
+preferred move and its win rate, and the principal variation, which is also
+added as a variation); a move that loses more than --doubtful of the win rate
+is marked DO[] (doubtful), more than --bad BM[1] (bad move); the engine's own
+choice is marked TE[1] (good move) and a move that gains on the engine's
+expectation IT[] (interesting). Win rates are for the side to move, as Sabaki
+and Lizzie show them; the graph plots Black's. Ctrl-C stops the analysis and
+writes what is done so far.
+"""
+
+import argparse
+import os
+import sys
+import time
+
+from goengine import BLACK, PASS, WHITE, coords
+from goengine.game import GameError, from_record
+
+HERE = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+DEFAULT_WEIGHTS = os.path.join(HERE, 'weights', 'sl.pt')
+SWINGS_LABELLED = 3
+
+
+class ReviewError(Exception):
+    """The game cannot be reviewed (missing or broken file); the message says why."""
+
+
+class Position:
+    """What the search found in one position of the game (before move `number`)."""
+
+    def __init__(self, number, color, winrate, visits, best, best_winrate, pv):
+        self.number, self.color, self.winrate, self.visits = number, color, winrate, visits
+        self.best, self.best_winrate, self.pv = best, best_winrate, pv
+
+
+def read_record(path):
+    """The game record at `path` as (sgffile.Game, its bytes); ReviewError if unusable."""
+    from goengine import sgffile
+    try:
+        with open(path, 'rb') as f:
+            data = f.read()
+    except OSError as exc:
+        raise ReviewError(f'{path}: {exc.strerror}') from None
+    try:
+        record = sgffile.parse_game(data, os.path.basename(path))
+        from_record(record)   # every move must replay
+    except (sgffile.SgfError, GameError) as exc:
+        raise ReviewError(f'{path}: not a game goengine can replay ({exc})') from None
+    if not record.moves:
+        raise ReviewError(f'{path}: the game has no moves')
+    return record, data
+
+
+def analyse(record, player, seconds=None, visits=None, progress=None):
+    """A Position for every move of the game (and the final position), in order.
+
+    Stops early on KeyboardInterrupt and returns what it has; `progress(done,
+    total)` is called after each position.
+    """
+    positions = []
+    total = len(record.moves) + 1
+    try:
+        for number in range(1, total + 1):
+            game = from_record(record, number)
+            color = record.moves[number - 1][0] if number <= len(record.moves) else game.to_move
+            search = player.search
+            search.set_position(game, color)
+            search.run(seconds, visits)
+            infos = search.infos(1)
+            winrate = search.root_winrate()
+            if infos:
+                best = infos[0]
+                positions.append(Position(number, color, winrate, search.root_visits(), best.move,
+                                          best.winrate, best.pv))
+            else:   # nothing to search (no legal move but pass)
+                positions.append(Position(number, color, winrate, 0, PASS, winrate, []))
+            if progress:
+                progress(len(positions), total)
+    except KeyboardInterrupt:
+        pass
+    return positions
+
+
+def mover_loss(positions, i):
+    """How much of the mover's win rate move i+1 (between positions i and i+1) gave away."""
+    before, after = positions[i].winrate, positions[i + 1].winrate
+    if before is None or after is None:
+        return None
+    return before - (1.0 - after)
+
+
+def percent(x):
+    return '?' if x is None else f'{100 * x:.1f} %'
+
+
+def vertex(move, size):
+    return coords.to_gtp(move, size)
+
+
+def annotate(data, record, positions, bad, doubtful):
+    """The original SGF with comments, marks and variations added; bytes."""
+    from sgfmill import sgf
+    game = sgf.Sgf_game.from_bytes(data)
+    size = record.size
+    move_nodes = [node for node in game.get_main_sequence() if node.get_move()[0] is not None]
+    for i, node in enumerate(move_nodes[:len(positions) - 1]):
+        here = positions[i]
+        loss = mover_loss(positions, i)
+        played = record.moves[i][1]
+        who = 'Black' if here.color == BLACK else 'White'
+        after = positions[i + 1].winrate
+        lines = [f'{who} win rate: {percent(here.winrate)} before this move, '
+                 f'{percent(None if after is None else 1 - after)} after it'
+                 + ('' if loss is None else f' ({-100 * loss:+.1f})') + '.',
+                 f'goengine prefers {vertex(here.best, size)} ({percent(here.best_winrate)}, '
+                 f'{here.visits} visits).']
+        if here.pv:
+            lines.append('Variation: ' + ' '.join(vertex(m, size) for m in here.pv))
+        old = node.get('C') + '\n\n' if node.has_property('C') else ''
+        node.set('C', old + '\n'.join(lines))
+        if loss is not None and loss > bad:
+            node.set('BM', 1)
+        elif loss is not None and loss > doubtful:
+            node.set('DO', True)
+        elif played == here.best:
+            node.set('TE', 1)
+        elif loss is not None and loss < -doubtful:
+            node.set('IT', True)
+        if here.pv and played != here.best:
+            add_variation(node.parent, here.color, here.pv, size)
+    root = game.get_root()
+    done = len(positions) - 1
+    summary = (f'Reviewed by goengine: {done} of {len(record.moves)} moves; '
+               f'win rates for the side to move.')
+    root.set('C', (root.get('C') + '\n\n' if root.has_property('C') else '') + summary)
+    return game.serialise()
+
+
+def add_variation(parent, color, pv, size):
+    """The engine's line as a new child of `parent` (after the game's own move)."""
+    node = parent
+    for move in pv:
+        node = node.new_child()
+        rowcol = None if move == PASS else coords.to_rowcol(move, size)
+        node.set_move('b' if color == BLACK else 'w', rowcol)
+        color = WHITE if color == BLACK else BLACK
+
+
+def draw_graph(record, positions, path):
+    """A PNG of Black's win rate by move, the biggest swings labelled."""
+    import matplotlib
+    matplotlib.use('Agg')
+    import matplotlib.pyplot as plt
+    points = [(p.number - 1, p.winrate if p.color == BLACK else 1 - p.winrate)
+              for p in positions if p.winrate is not None]
+    fig, ax = plt.subplots(figsize=(10, 4))
+    if points:
+        xs, ys = zip(*points)
+        ax.plot(xs, [100 * y for y in ys], color='black', linewidth=1.2)
+        ax.fill_between(xs, 50, [100 * y for y in ys], color='grey', alpha=0.25)
+    swings = sorted(((abs(mover_loss(positions, i)), i) for i in range(len(positions) - 1)
+                     if mover_loss(positions, i) is not None), reverse=True)[:SWINGS_LABELLED]
+    for _, i in swings:
+        color, move = record.moves[i]
+        black_after = positions[i + 1].winrate if positions[i + 1].color == BLACK \
+            else 1 - positions[i + 1].winrate
+        label = f"{i + 1}. {'B' if color == BLACK else 'W'} {vertex(move, record.size)}"
+        ax.annotate(label, (i + 1, 100 * black_after), textcoords='offset points',
+                    xytext=(0, 10), ha='center', fontsize=8, color='darkred',
+                    arrowprops=dict(arrowstyle='-', color='darkred', lw=0.6))
+    ax.axhline(50, color='grey', linewidth=0.6)
+    ax.set_ylim(0, 100)
+    ax.set_xlim(0, max(1, len(record.moves)))
+    ax.set_xlabel('move')
+    ax.set_ylabel("Black's win rate (%)")
+    ax.set_title(f'{record.name or "game"}: goengine review')
+    ax.grid(alpha=0.3)
+    fig.tight_layout()
+    fig.savefig(path, format='png', dpi=100)
+    plt.close(fig)
+
+
+def progress_bar(stream=sys.stderr):
+    """progress(done, total): a one-line bar with an ETA."""
+    start = time.monotonic()
+    shown = [0.0]
+
+    def progress(done, total):
+        elapsed = time.monotonic() - start
+        if done < total and elapsed - shown[0] < 0.5:   # a few updates a second at most
+            return
+        shown[0] = elapsed
+        eta = elapsed / done * (total - done) if done else 0
+        width = 30
+        filled = int(width * done / total)
+        stream.write(f'\r[{"#" * filled}{"." * (width - filled)}] {done}/{total} positions, '
+                     f'{elapsed:.0f} s, ETA {eta:.0f} s ')
+        if done == total:
+            stream.write('\n')
+        stream.flush()
+    return progress
+
+
+def output_paths(path, out=None):
+    stem = os.path.splitext(path)[0]
+    return out or f'{stem}-reviewed.sgf', f'{stem}-winrate.png'
+
+
+def build_parser():
+    p = argparse.ArgumentParser(prog='goengine-review', description=__doc__.split('\n')[0],
+                                epilog=__doc__.split('\n', 3)[3],
+                                formatter_class=argparse.RawDescriptionHelpFormatter)
+    p.add_argument('sgf', help='the game to review (.sgf)')
+    p.add_argument('--seconds', type=float, default=2.0, help='search time per position')
+    p.add_argument('--visits', type=int, help='simulations per position (instead of time)')
+    p.add_argument('--weights', default=DEFAULT_WEIGHTS,
+                   help="SL policy network ('none': rollouts only)")
+    p.add_argument('--value-weights', help='value network (default: value.pt beside the policy)')
+    p.add_argument('--bad', type=float, default=0.20,
+                   help='win rate a move may lose before it is marked a bad move (BM)')
+    p.add_argument('--doubtful', type=float, default=0.10,
+                   help='win rate a move may lose before it is marked doubtful (DO)')
+    p.add_argument('--out', help='the reviewed SGF (default: GAME-reviewed.sgf)')
+    p.add_argument('--no-graph', action='store_true', help='no win-rate PNG')
+    p.add_argument('--quiet', action='store_true', help='no progress bar')
+    return p
+
+
+def main(argv=None):
+    args = build_parser().parse_args(argv)
+    if args.visits is not None and args.visits < 1 or args.seconds <= 0:
+        print('goengine-review: --visits and --seconds must be positive', file=sys.stderr)
+        return 2
+    try:
+        record, data = read_record(args.sgf)
+    except ReviewError as exc:
+        print(f'goengine-review: {exc}', file=sys.stderr)
+        return 1
+    from goengine import loading, netfile
+    weights = None if str(args.weights).lower() == 'none' else args.weights
+    value_weights = args.value_weights
+    if value_weights is None and weights:
+        beside = os.path.join(os.path.dirname(weights), 'value.pt')
+        value_weights = beside if os.path.isfile(beside) else None
+    try:
+        player = loading.load_player('search', weights, value_weights,
+                                     log=lambda message: None)
+    except netfile.NetworkLoadError as exc:
+        print(f'goengine-review: {exc}', file=sys.stderr)
+        return 1
+    try:
+        seconds = None if args.visits else args.seconds
+        positions = analyse(record, player, seconds, args.visits,
+                            None if args.quiet else progress_bar())
+    finally:
+        player.close()
+    if len(positions) < 2:
+        print('goengine-review: stopped before a move was reviewed; nothing written',
+              file=sys.stderr)
+        return 1
+    sgf_path, png_path = output_paths(args.sgf, args.out)
+    with open(sgf_path, 'wb') as f:
+        f.write(annotate(data, record, positions, args.bad, args.doubtful))
+    print(f'{sgf_path}: {len(positions) - 1} of {len(record.moves)} moves reviewed')
+    if not args.no_graph:
+        draw_graph(record, positions, png_path)
+        print(png_path)
+    return 0
+
+
+if __name__ == '__main__':
+    sys.exit(main())

@@ -303,12 +303,16 @@ class SgfHandlers(Family):
 
 
 class AnalyzeHandlers(Family):
-    """Leela Zero's lz-analyze and lz-genmove_analyze (as used by Sabaki and Lizzie).
+    """Leela Zero's lz-analyze and lz-genmove_analyze, KataGo's kata-analyze
+    (as Sabaki and Lizzie use them).
 
     Output: '=id', then lines of space-joined
     'info move D4 visits N winrate W prior P lcb L order K pv D4 Q16'
-    entries (winrate/prior/lcb as integers 0..10000), one line per report,
-    until the next command arrives; then the empty line ending the response.
+    entries, one line per report, until the next command arrives; then the
+    empty line ending the response. lz-analyze gives winrate/prior/lcb as
+    integers 0..10000, kata-analyze as fractions, and with `ownership true`
+    ends each line with 'ownership' and one value per point in [-1, 1] for
+    the side to move, rows from the top (what Sabaki draws as territory).
     """
 
     @command('lz-analyze')
@@ -331,9 +335,29 @@ class AnalyzeHandlers(Family):
         engine.commit(color, move)
         return f'play {move_text(move, self.game.size)}'
 
-    def parse(self, args):
-        """[color] [interval | interval N] [minmoves N] [maxmoves N] -> (color, seconds)."""
-        color, interval = self.game.to_move, 1.0
+    @command('kata-analyze')
+    def kata_analyze(self, args):
+        color, interval, options = self.parse(args, kata=True)
+        engine = self.engine
+        tail = ''
+        if options.get('ownership'):
+            tail = ' ' + format_ownership(self.ownership(color), color)
+        engine.write_partial(engine.response_head())
+        report = self.reporter(color, format_kata_info, tail)
+        engine.player.analyze(self.game.copy(), color, report, engine.interrupt,
+                              interval if interval > 0 else 3600)
+        return ''
+
+    def ownership(self, color):
+        """The dead-stone scorer's ownership of the position with `color` to move."""
+        engine = self.engine
+        return scoring.ownership(self.game.board_for(color), engine.score_playouts,
+                                 rollout=getattr(engine.player, 'score_rollout', None))
+
+    def parse(self, args, kata=False):
+        """[color] [interval | interval N] [minmoves N] [maxmoves N] (kata-analyze also
+        [ownership true|false]) -> (color, seconds) or, kata, (color, seconds, options)."""
+        color, interval, options = self.game.to_move, 1.0, {}
         args = list(args)
         if args and args[0].lower() in ('b', 'w', 'black', 'white'):
             color = parse_color(args.pop(0))
@@ -341,20 +365,29 @@ class AnalyzeHandlers(Family):
             interval = parse_int(args.pop(0)) / 100
         while args:
             key = args.pop(0).lower()
-            if key not in ('interval', 'minmoves', 'maxmoves') or not args:
+            if not args:
+                raise GtpError('syntax error')
+            if kata and key == 'ownership':
+                value = args.pop(0).lower()
+                if value not in ('true', 'false'):
+                    raise GtpError('syntax error')
+                options['ownership'] = value == 'true'
+                continue
+            if key not in ('interval', 'minmoves', 'maxmoves'):
                 raise GtpError('syntax error')
             value = parse_int(args.pop(0), low=0)
             if key == 'interval':
                 interval = value / 100
-        return color, interval
+        return (color, interval, options) if kata else (color, interval)
 
-    def reporter(self, color):
+    def reporter(self, color, formatter=None, tail=''):
         size = self.game.size
+        formatter = formatter or format_lz_info
 
         def report(infos):
-            line = format_lz_info(infos, size)
+            line = formatter(infos, size)
             if line:
-                self.engine.write_partial(line + '\n')
+                self.engine.write_partial(line + tail + '\n')
         return report
 
 
@@ -472,6 +505,26 @@ def render_board(game):
                  f'captures B {board.captures(BLACK)} W {board.captures(WHITE)}, '
                  f'rules {game.ruleset}')
     return '\n'.join(lines)
+
+
+def format_kata_info(infos, size):
+    """KataGo's analysis format: win rates and priors as fractions."""
+    parts = []
+    for order, info in enumerate(infos):
+        pv = ' '.join(vertex(m, size) for m in (info.pv or [info.move]))
+        parts.append(f'info move {vertex(info.move, size)} visits {int(info.visits)} '
+                     f'winrate {info.winrate:.6f} prior {info.prior:.6f} lcb {info.lcb:.6f} '
+                     f'order {order} pv {pv}')
+    return ' '.join(parts)
+
+
+def format_ownership(own, color):
+    """'ownership' and size*size values for the side to move, rows from the top (row 19 first)."""
+    sign = 1.0 if color == BLACK else -1.0
+    size = own.shape[0]
+    values = (f'{sign * float(own[row, col]):.4f}'.replace('-0.0000', '0.0000')
+              for row in range(size - 1, -1, -1) for col in range(size))
+    return 'ownership ' + ' '.join(values)
 
 
 def format_lz_info(infos, size):

@@ -23,19 +23,26 @@ from goengine import BLACK, EMPTY, WHITE, Board
 DEFAULT_PLAYOUTS = 400
 
 
-def dead_stones(board, playouts=DEFAULT_PLAYOUTS, seed=0, rollout=None):
-    """Points of stones judged dead (see the module docstring), sorted.
+def ownership(board, playouts=DEFAULT_PLAYOUTS, seed=0, rollout=None):
+    """Mean final owner of every point over the playouts, float (size, size)
+    indexed [row, col] (row 0 at the bottom): +1 Black, -1 White.
 
     rollout: a goengine._rollout.RolloutPolicy to play the playouts with
     instead of light random moves."""
+    if rollout is not None:
+        return rollout.ownership(board, playouts, seed)
+    return board.ownership(playouts, seed)
+
+
+def dead_stones(board, playouts=DEFAULT_PLAYOUTS, seed=0, rollout=None):
+    """Points of stones judged dead (see the module docstring), sorted.
+
+    rollout: as for ownership()."""
     stones = board.stones()
     size = board.size
     if not stones.any():
         return []
-    if rollout is not None:
-        own = rollout.ownership(board, playouts, seed)
-    else:
-        own = board.ownership(playouts, seed)
+    own = ownership(board, playouts, seed, rollout)
     dead, done = [], set()
     for r in range(size):
         for c in range(size):

@@ -287,14 +287,19 @@ class Search:
         """The most visited root moves as MoveInfo (win rates for the player to move).
 
         lcb is a rough 95% lower bound, treating each visit as a coin flip.
+        A move with fewer than config.report_min_visits visits shows the
+        root's win rate (its own Q is noise).
         """
         c = self.tree.children()
         order = sorted((i for i in range(len(c['move'])) if c['n_r'][i] > 0 and not c['forbidden'][i]),
                        key=lambda i: -c['n_r'][i])[:count]
+        root = self.root_winrate()
         infos = []
         for i in order:
             n = int(c['n_r'][i])
             winrate = min(1.0, max(0.0, (1.0 + float(c['q'][i])) / 2.0))
+            if n < self.config.report_min_visits and root is not None:
+                winrate = root
             lcb = max(0.0, winrate - 1.96 * 0.5 / math.sqrt(n))
             pv = [int(c['move'][i])] + self.principal_variation(int(c['node'][i]))
             infos.append(MoveInfo(int(c['move'][i]), n, winrate, float(c['prior'][i]), lcb, pv))

@@ -42,6 +42,9 @@ class SearchConfig:
     pass_prior: float = 0.01     # prior of the pass move (the policy network has no pass output)
     root_policy_wait: float = 0.5  # longest wait (s) for the root's SL priors before searching,
     root_policy_wait_share: float = 0.25  # and at most this share of the move's time
+    report_min_visits: int = 10  # analysis (lz-analyze, kata-analyze) shows a move with fewer
+                                 # visits at the root's win rate, not its own: one lost
+                                 # rollout is not a 0 % move (Leela Zero does the same)
     adapt_period: float = 0.1    # seconds between n_thr adjustments and checks that the
                                  # most-visited move can no longer be caught
     pass_ban_fraction: float = 0.5  # the root may not pass before size*size*this plies

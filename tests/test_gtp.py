@@ -594,6 +594,34 @@ def test_lz_analyze_argument_errors(e):
         fail(e, bad, 'syntax error')
 
 
+def test_kata_analyze_reports_fractions_and_ownership_for_the_side_to_move(e):
+    """kata-analyze W 10 ownership true: KataGo's format, and the scorer's ownership from
+    White's view with rows from the top, checked against scoring.ownership itself."""
+    play_all(e, 'B:e5 W:c3 B:g7')
+    threading.Timer(0.3, e.interrupt.set).start()
+    response = e.handle('kata-analyze W 10 ownership true')
+    lines = [line for line in response.split('\n') if line.startswith('info ')]
+    assert response.startswith('=\n') and response.endswith('\n\n') and lines
+    info, _, values = lines[-1].partition(' ownership ')
+    for entry in re.split(r' (?=info move)', info):
+        assert re.fullmatch(r'info move [A-HJ]\d visits \d+ winrate [01]\.\d{6} prior [01]\.\d{6} '
+                            r'lcb [01]\.\d{6} order \d+ pv( [A-HJ]\d| pass)+', entry), entry
+    own = [float(v) for v in values.split()]
+    assert len(own) == 81 and all(-1 <= v <= 1 for v in own)
+    expected = scoring.ownership(e.game.board_for(WHITE), e.score_playouts)   # black +1
+    assert own[0] == pytest.approx(-expected[8, 0], abs=1e-4)        # A9, the top-left point
+    assert own[4 * 9 + 4] == pytest.approx(-expected[4, 4], abs=1e-4) and own[4 * 9 + 4] < 0
+    assert own[6 * 9 + 2] == pytest.approx(-expected[2, 2], abs=1e-4) and own[6 * 9 + 2] > 0
+    e.interrupt.clear()
+    threading.Timer(0.2, e.interrupt.set).start()
+    plain = e.handle('kata-analyze b 10')
+    assert 'info move' in plain and 'ownership' not in plain
+    for bad in ['kata-analyze b 10 ownership maybe', 'kata-analyze b 10 ownership',
+                'kata-analyze b 10 rootInfo true']:
+        e.interrupt.clear()
+        fail(e, bad, 'syntax error')
+
+
 def test_lz_genmove_analyze(e):
     e.interrupt.set()
     response = e.handle('lz-genmove_analyze b 10')

@@ -399,3 +399,24 @@ def test_tree_exposes_expand_threshold():
     assert tree.expand_threshold == 7
     tree.expand_threshold = 12
     assert tree.expand_threshold == 12
+
+
+def test_analysis_shows_a_barely_visited_move_at_the_roots_win_rate():
+    """A move with 1-2 visits that lost its rollouts is not a 0 % move: below
+    report_min_visits, infos() gives the root's win rate (Leela Zero does the same)."""
+    config = SearchConfig(mixing=1.0, expand_threshold=1000, report_min_visits=10, seed=3)
+    search = Search(config=config)
+    game = GameState(9, 7.5)
+    search.set_position(game, BLACK)
+    search.run(max_sims=200)
+    root = search.root_winrate()
+    infos = search.infos(count=100)
+    few = [info for info in infos if info.visits < 10]
+    many = [info for info in infos if info.visits >= 10]
+    assert few and many and 0 < root < 1
+    assert all(info.winrate == root for info in few)
+    raw = {int(m): (1 + float(q)) / 2 for m, q, n in zip(*(search.tree.children()[k] for k in
+                                                         ('move', 'q', 'n_r'))) if n > 0}
+    assert any(raw[info.move] != root for info in few)      # their own Q would differ
+    assert all(info.winrate == pytest.approx(raw[info.move]) for info in many)
+    search.close()

@@ -101,3 +101,45 @@ test('lz-analyze streams until the next command', async () => {
     await engine.stop()
   }
 })
+
+test('kata-analyze with ownership, as Sabaki sends it, streams until the next command', async () => {
+  const engine = startEngine()
+  try {
+    await engine.sendCommand({name: 'boardsize', args: ['9']})
+    await engine.sendCommand({name: 'clear_board'})
+    await engine.sendCommand({name: 'play', args: ['B', 'E5']})
+    let r = await engine.sendCommand({name: 'list_commands'})
+    assert.ok(r.content.split('\n').includes('kata-analyze'))
+
+    const lines = []
+    let stopSent = null
+    // Sabaki's analyzeMove: [color, interval, 'ownership', 'true'] for kata-analyze
+    const analysis = engine.sendCommand(
+      {name: 'kata-analyze', args: ['W', '5', 'ownership', 'true']}, ({line}) => {
+        if (line.startsWith('info ')) {
+          lines.push(line)
+          if (lines.length === 3) stopSent = engine.sendCommand({name: 'name'})
+        }
+      })
+    r = await analysis
+    assert.strictEqual(r.error, false)
+    assert.ok(lines.length >= 3)
+    for (const line of lines) {
+      // Sabaki's parseAnalysis: the ownership values follow the word 'ownership'
+      const match = line.match(/ownership\s+(.+)/)
+      assert.ok(match, line)
+      const values = match[1].trim().split(/\s+/).map(parseFloat)
+      assert.strictEqual(values.length, 81)
+      assert.ok(values.every(v => v >= -1 && v <= 1))
+      assert.ok(values[4 * 9 + 4] < 0, 'E5 is Black\'s, seen from White to move')
+      for (const entry of line.slice(0, match.index).split(/(?=info move)/)) {
+        assert.match(entry.trim(),
+          /^info move [A-HJ][1-9] visits \d+ winrate [01]\.\d+ prior [01]\.\d+ lcb [01]\.\d+ order \d+ pv( [A-HJ][1-9]| pass)+$/)
+      }
+    }
+    const name = await stopSent
+    assert.strictEqual(name.content, 'goengine')
+  } finally {
+    await engine.stop()
+  }
+})

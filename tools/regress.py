@@ -1,0 +1,134 @@
+#!/usr/bin/env python3
+"""Run a GoGui regression suite (.tst) against a GTP engine and count the answers it gets right.
+
+A .tst file is GTP commands, one a line, as gogui-regress reads them:
+numbered commands are tests, and the `#? [A|B]` line after one gives the
+accepted answers (`[!A]`: anything but A; a trailing `*` marks a test expected
+to fail, counted apart). Other lines are sent as they are (loadsgf ...), and
+comments (#) are skipped. The engine runs in the .tst file's folder, so
+loadsgf paths are relative to it.
+
+    .venv/bin/python tools/regress.py tests/tactics/suite.tst                   # goengine, 3 s a move
+    .venv/bin/python tools/regress.py tests/tactics/suite.tst \\
+        --engine "/usr/games/gnugo --mode gtp --level 10"                       # GNU Go on the same suite
+
+Last line: `passed P of N` (and the failed test numbers before it).
+"""
+
+import argparse
+import os
+import re
+import shlex
+import sys
+import time
+from dataclasses import dataclass
+
+from gtp_client import EngineError, GtpFailure, GtpProcess
+
+REPO = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+DEFAULT_ENGINE = (f"{shlex.quote(sys.executable)} {shlex.quote(os.path.join(REPO, 'gtp_main.py'))}"
+                  f" --weights {shlex.quote(os.path.join(REPO, 'weights', 'sl.pt'))}"
+                  f" --time-per-move 3")
+NUMBERED = re.compile(r"^(\d+)\s+(\S.*)$")
+EXPECTED = re.compile(r"^#\?\s*\[(.*)\](\*?)\s*$")
+
+
+@dataclass
+class Test:
+    number: int
+    command: str
+    accepted: list         # alternatives, upper-case; a leading '!' negates
+    expect_failure: bool
+    setup: list            # the commands sent before this test since the previous one
+
+
+def read_suite(path):
+    """The tests of a .tst file, each with the plain commands that precede it."""
+    tests, pending, last = [], [], None
+    with open(path) as f:
+        for number, raw in enumerate(f, 1):
+            line = raw.strip()
+            match = EXPECTED.match(line)
+            if match:
+                if last is None or last.accepted:
+                    raise ValueError(f"{path}:{number}: '#?' without a numbered command before it")
+                last.accepted = [a.strip().upper() for a in match.group(1).split("|")]
+                last.expect_failure = bool(match.group(2))
+                continue
+            if not line or line.startswith("#"):
+                continue
+            numbered = NUMBERED.match(line)
+            if numbered:
+                last = Test(int(numbered.group(1)), numbered.group(2), [], False, pending)
+                tests.append(last)
+                pending = []
+            else:
+                pending.append(line)
+    return [t for t in tests if t.accepted]
+
+
+def accepts(accepted, answer):
+    """Whether `answer` matches one of the alternatives (GoGui's [A|B] and [!A])."""
+    answer = answer.strip().upper()
+    for alternative in accepted:
+        if alternative.startswith("!"):
+            if answer != alternative[1:]:
+                return True
+        elif answer == alternative:
+            return True
+    return False
+
+
+def run(path, engine_command, timeout=120.0, log=print):
+    """(passed, failed test numbers) of the suite at `path` against `engine_command`."""
+    tests = read_suite(path)
+    argv = shlex.split(engine_command)
+    if argv and os.sep in argv[0] and not os.path.isabs(argv[0]):
+        argv[0] = os.path.abspath(argv[0])   # the engine runs in the suite's folder
+    engine = GtpProcess(shlex.join(argv), name="engine", cwd=os.path.dirname(os.path.abspath(path)))
+    passed, failed = 0, []
+    try:
+        for test in tests:
+            for command in test.setup:
+                engine.send(command, timeout)
+            start = time.monotonic()
+            try:
+                answer = engine.send(test.command, timeout)
+            except GtpFailure as exc:
+                answer = f"? {exc}"
+            ok = accepts(test.accepted, answer)
+            passed += ok
+            if not ok:
+                failed.append(test.number)
+            log(f"{test.number}: {'PASS' if ok else 'FAIL'} {answer} "
+                f"(accepted {'|'.join(test.accepted)}; {time.monotonic() - start:.1f} s)")
+        try:
+            engine.send("quit", 10)
+        except EngineError:
+            pass
+    finally:
+        engine.close()
+    return passed, failed, len(tests)
+
+
+def main(argv=None):
+    parser = argparse.ArgumentParser(description=__doc__.split("\n")[0], epilog=__doc__,
+                                     formatter_class=argparse.RawDescriptionHelpFormatter)
+    parser.add_argument("suite", help="a .tst file")
+    parser.add_argument("--engine", default=DEFAULT_ENGINE,
+                        help="the engine's command line (default: goengine at 3 s a move)")
+    parser.add_argument("--timeout", type=float, default=120.0, help="seconds for one answer")
+    args = parser.parse_args(argv)
+    try:
+        passed, failed, total = run(args.suite, args.engine, args.timeout)
+    except (OSError, ValueError, EngineError) as exc:
+        print(f"regress: {exc}", file=sys.stderr)
+        return 1
+    if failed:
+        print("failed: " + " ".join(str(n) for n in failed))
+    print(f"passed {passed} of {total}")
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

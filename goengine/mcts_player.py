@@ -32,6 +32,7 @@ class MCTSPlayer(Player):
             self.config.resign_q = 2.0 * resign_threshold - 1.0
         self.resign_threshold = self.config.resign_winrate if self.config.resign_q > -1 else 0.0
         self.resign_opening_fraction = self.config.resign_opening_fraction
+        self.resign_handicap_fraction = self.config.resign_handicap_fraction
         self.search = Search(policy_eval, value_eval, rollout, self.config)
         self.score_rollout = rollout   # its playouts also judge dead stones (scoring)
         self.direct = None   # plain network answers for policy()/value() (GoGui analyze)

@@ -19,7 +19,7 @@ from dataclasses import dataclass, field
 
 import numpy as np
 
-from goengine import PASS, scoring
+from goengine import PASS, WHITE, scoring
 from goengine.search_config import SearchConfig
 
 RESIGN = -2
@@ -154,15 +154,19 @@ class Player:
 
     # no resigning during the first size*size*this plies
     resign_opening_fraction = SearchConfig.resign_opening_fraction
+    resign_handicap_fraction = SearchConfig.resign_handicap_fraction
 
     def should_resign(self, game, color):
-        """Resign below resign_threshold, never in the opening, never without an estimate."""
-        if self.resign_threshold <= 0:
-            return False
-        if game.move_number < game.size * game.size * self.resign_opening_fraction:
+        """Resign below resign_threshold, never in the opening, never without an
+        estimate; White giving handicap later and only far lower."""
+        threshold, opening = self.resign_threshold, self.resign_opening_fraction
+        if color == WHITE and game.handicap:
+            threshold /= 1 + game.handicap
+            opening = max(opening, self.resign_handicap_fraction)
+        if threshold <= 0 or game.move_number < game.size * game.size * opening:
             return False
         winrate = self.resign_estimate(game, color)
-        return winrate is not None and winrate < self.resign_threshold
+        return winrate is not None and winrate < threshold
 
     def resign_estimate(self, game, color):
         """The win rate the resign rule trusts: the value network's, where there is one."""

@@ -55,6 +55,10 @@ class SearchConfig:
     # -- resigning (the rule is AlphaGo's resign_q above; these guard it) ----
     resign_opening_fraction: float = 1 / 6  # never resign in the first size*size/6 plies
     resign_min_visits: int = 100  # never resign on a root with fewer visits (noise)
+    resign_handicap_fraction: float = 0.5  # White giving handicap waits this share of the
+                                 # board's plies, and needs a win rate below the threshold
+                                 # divided by (1 + stones): rollouts and networks trained on
+                                 # even games see the stones as a lost game at first
     resign_visit_share: float = 0.05  # max_a Q counts only moves with this share of the most
                                  # visited move's visits (a barely tried move's Q is noise)
 

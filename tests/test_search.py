@@ -11,7 +11,7 @@ from goengine import BLACK, PASS, WHITE, Board, coords
 from goengine._tree import Tree
 from goengine.search_config import SearchConfig
 from goengine.game import GameState
-from goengine.player import RESIGN
+from goengine.player import RESIGN, SimplePlayer
 from goengine.mcts_player import MCTSPlayer
 from goengine.search import Search, ThresholdControl
 
@@ -420,3 +420,37 @@ def test_analysis_shows_a_barely_visited_move_at_the_roots_win_rate():
     assert any(raw[info.move] != root for info in few)      # their own Q would differ
     assert all(info.winrate == pytest.approx(raw[info.move]) for info in many)
     search.close()
+
+
+def test_white_giving_handicap_resigns_late_and_only_when_far_lower():
+    """Networks and rollouts made on even games see handicap stones as a lost game:
+    White giving 3 stones keeps playing at 5 % early on, and resigns only past half
+    the board's plies and below 10 % / (1 + 3)."""
+    class Estimate(SimplePlayer):
+        winrate = 0.05
+
+        def resign_estimate(self, game, color):
+            return self.winrate
+
+    player = Estimate()
+    player.resign_threshold = 0.10
+    handicap = GameState(9, 0.5)
+    handicap.place_handicap(gtp('c3', 'g7', 'g3', size=9))
+    even = GameState(9, 7.5)
+    for game in (handicap, even):
+        for color, move in zip([WHITE, BLACK] * 10 if game is handicap else [BLACK, WHITE] * 10,
+                               gtp(*'a1 j9 a2 j8 a3 j7 a4 j6 a5 j5 a6 j4 a7 j3 a8 j2'.split(),
+                                   size=9)):
+            game.play(color, move)
+    assert even.move_number == handicap.move_number == 16 > 81 / 6
+    assert player.should_resign(even, WHITE)                # an even game: 5 % < 10 %
+    assert not player.should_resign(handicap, WHITE)        # move 16 < 81 / 2
+    for color, move in zip([WHITE, BLACK] * 20, gtp(*'b1 h9 b2 h8 b3 h7 b4 h6 b5 h5 b6 h4 b7 '
+                                                     'h3 b8 h2 c1 g9 c2 g8 c4 g6 c5 g5 c6 '
+                                                     'g4'.split(), size=9)):
+        handicap.play(color, move)
+    assert handicap.move_number > 81 / 2
+    assert not player.should_resign(handicap, WHITE)        # 5 % > 10 % / 4
+    player.winrate = 0.02
+    assert player.should_resign(handicap, WHITE)
+    assert player.should_resign(handicap, BLACK)            # Black taking handicap: as usual

@@ -23,8 +23,9 @@ needed: for testing GUIs and the protocol)."""
 EPILOG = """\
 time: with time settings from the controller (time_settings,
 kgs-time_settings, time_left) the engine budgets its clock, spending more in
-the middle game and keeping a safety margin; without them every move gets
---time-per-move seconds (default 5).
+the middle game and keeping a safety margin, and thinks up to twice its budget
+(never past the clock) while the most visited move is not the best valued one;
+without them every move gets --time-per-move seconds (default 5).
 
 examples:
   python gtp_main.py --weights weights/sl.pt --value-weights weights/value.pt

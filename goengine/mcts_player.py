@@ -14,6 +14,8 @@ from goengine.player import RESIGN, Player, PolicyPlayer, sensible_mask
 from goengine.search import Search
 from goengine.search_config import SearchConfig
 
+EXTENSION_STEP = 0.25   # seconds a time between checks that the search is still unsure
+
 
 class MCTSPlayer(Player):
     """The APV-MCTS engine behind the GTP layer.
@@ -44,7 +46,10 @@ class MCTSPlayer(Player):
         self.verbose = False
         self._error_reported = False
 
-    def genmove(self, game, color, budget, cleanup=False, report=None, interval=1.0):
+    def genmove(self, game, color, budget, cleanup=False, report=None, interval=1.0,
+                limit=None):
+        """Search for `budget` seconds (less once the move is decided); while the search
+        is unsure (Search.unsure) go on in short steps up to `limit`."""
         start = time.monotonic()
         if self.should_pass(game, color, sensible_mask(game.board_for(color), color), cleanup):
             return PASS
@@ -52,6 +57,16 @@ class MCTSPlayer(Player):
         seconds = max(0.01, budget - (time.monotonic() - start))
         self.search.run(seconds, self.max_playouts or None, report=report, interval=interval,
                         stop_when_decided=True)
+        extended = 0.0
+        if limit is not None and not self.max_playouts:
+            while self.search.unsure():
+                left = limit - (time.monotonic() - start)
+                if left < EXTENSION_STEP:
+                    break
+                self.search.run(EXTENSION_STEP, report=report, interval=interval)
+                extended += EXTENSION_STEP
+        if extended and self.verbose:
+            self.log(f'goengine: unsure, searched {extended:.2f}s past the budget')
         self._note(game, reused, time.monotonic() - start)
         self._report_network_error()
         if self.should_resign(game, color):

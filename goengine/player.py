@@ -66,10 +66,12 @@ class Player:
 
     # -- what a searching engine will override ---------------------------
 
-    def genmove(self, game, color, budget, cleanup=False, report=None, interval=1.0):
+    def genmove(self, game, color, budget, cleanup=False, report=None, interval=1.0,
+                limit=None):
         """The move `color` should play now: a point, PASS or RESIGN.
 
-        budget: seconds we may think. cleanup: kgs-genmove_cleanup, so do not
+        budget: seconds we should think; limit: the most we may (the clock's
+        maximum, for a search that is unsure). cleanup: kgs-genmove_cleanup, so do not
         pass while dead opponent stones can still be captured. report: an
         optional callable taking a list of MoveInfo, called about every
         `interval` seconds while thinking (lz-genmove_analyze).
@@ -181,7 +183,8 @@ class SimplePlayer(Player):
     def __init__(self, seed=0):
         self.rng = random.Random(seed)
 
-    def genmove(self, game, color, budget, cleanup=False, report=None, interval=1.0):
+    def genmove(self, game, color, budget, cleanup=False, report=None, interval=1.0,
+                limit=None):
         mask = sensible_mask(game.board_for(color), color)
         if self.should_pass(game, color, mask, cleanup):
             return PASS
@@ -219,7 +222,8 @@ class PolicyPlayer(Player):
                      f'playing random sensible moves on {size}x{size}')
         return False
 
-    def genmove(self, game, color, budget, cleanup=False, report=None, interval=1.0):
+    def genmove(self, game, color, budget, cleanup=False, report=None, interval=1.0,
+                limit=None):
         if not self._fits(self.policy_eval, game.size):
             return self.fallback.genmove(game, color, budget, cleanup, report, interval)
         return super().genmove(game, color, budget, cleanup, report, interval)

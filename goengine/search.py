@@ -273,6 +273,19 @@ class Search:
         i = int(c['n_r'].argmax())
         return (1.0 + float(c['q'][i])) / 2.0
 
+    def unsure(self):
+        """True when the most visited root move is not the one with the best Q among
+        the moves with config.unsure_visit_share of its visits: more time could
+        change the move."""
+        c = self.tree.children()
+        allowed = ~c['forbidden'] & (c['n_r'] > 0)
+        if allowed.sum() < 2:
+            return False
+        visits = c['n_r'] * allowed
+        leader = int(visits.argmax())
+        rivals = allowed & (c['n_r'] >= self.config.unsure_visit_share * c['n_r'][leader])
+        return bool((c['q'][rivals] > c['q'][leader]).any())
+
     def root_winrate(self):
         """Win rate for the player to move over all the root's simulations (the
         visit-weighted mean of its moves' Q): steadier than winrate() when the

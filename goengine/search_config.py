@@ -47,6 +47,10 @@ class SearchConfig:
                                  # rollout is not a 0 % move (Leela Zero does the same)
     adapt_period: float = 0.1    # seconds between n_thr adjustments and checks that the
                                  # most-visited move can no longer be caught
+    unsure_visit_share: float = 0.1  # with time left on the clock the search goes on past
+                                 # its budget (up to the clock's limit) while a move with
+                                 # this share of the leader's visits has a better Q: the
+                                 # most visited move is not the best valued (AlphaGo)
     pass_ban_fraction: float = 0.5  # the root may not pass before size*size*this plies
                                  # (unless the opponent passed): rollouts undervalue the
                                  # open board, and an early pass loses the game

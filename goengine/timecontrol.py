@@ -240,6 +240,23 @@ class TimeManager:
             budget = min(budget, self.time_per_move)
         return max(MIN_BUDGET, budget)
 
+    def limit(self, color, ply, size=19):
+        """The most the move at `ply` may take when the search is unsure (KataGo's
+        maximum beside its recommended time): twice the budget, within the hard
+        limit of the clock less the margin, and never more than --time-per-move.
+        Without a time limit every move has its fixed time: the limit is the budget."""
+        budget = self.budget(color, ply, size)
+        if self.unlimited:
+            return budget
+        s, c = self.settings, self.clock(color)
+        if c.in_byoyomi:
+            return budget          # a period cannot be stretched
+        hard = c.main_left + (s.period_time if s.kind != ABSOLUTE else 0.0)
+        limit = min(2.0 * budget, hard - self._margin(hard))
+        if self.time_per_move:
+            limit = min(limit, self.time_per_move)
+        return max(budget, limit)
+
     def _margin(self, available):
         """The safety margin, shrunk on very short clocks so a budget remains."""
         return min(self.margin, 0.5 * available)

@@ -129,6 +129,7 @@ def test_rollouts_alone_find_the_capture():
         search.run(seconds=30.0, max_sims=3000)
         assert search.best_move() == gtp('g5')[0]
         assert search.stats()['rollouts'] == 3000 and search.stats()['value_backups'] == 0
+        assert not search.unsure()        # the capture is both the most visited and the best
 
 
 def test_a_decided_search_stops_early_with_the_same_move():
@@ -454,3 +455,18 @@ def test_white_giving_handicap_resigns_late_and_only_when_far_lower():
     player.winrate = 0.02
     assert player.should_resign(handicap, WHITE)
     assert player.should_resign(handicap, BLACK)            # Black taking handicap: as usual
+
+
+def test_an_unsure_search_thinks_past_its_budget_up_to_the_limit(monkeypatch):
+    game = GameState(9, 7.5)
+    player = MCTSPlayer(config=SearchConfig(mixing=1.0), resign_threshold=0)
+    timings = {}
+    for unsure, limit in ((True, 0.8), (False, 0.8), (True, None)):
+        monkeypatch.setattr(Search, 'unsure', lambda self, answer=unsure: answer)
+        start = time.monotonic()
+        move = player.genmove(game, BLACK, 0.2, limit=limit)
+        timings[unsure, limit] = time.monotonic() - start
+        assert game.board.is_legal(move, BLACK)
+    player.close()
+    assert 0.5 <= timings[True, 0.8] <= 0.85, timings            # went on, within the limit
+    assert timings[False, 0.8] <= 0.3 and timings[True, None] <= 0.3, timings

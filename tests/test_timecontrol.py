@@ -199,3 +199,21 @@ def test_new_settings_reset_clocks():
     tm.charge(B, 50)
     tm.reset()
     assert tm.clock(B).main_left == 100
+
+
+def test_limit_lets_an_unsure_search_go_on_but_never_past_the_clock():
+    fixed = TimeManager(time_per_move=5)
+    assert fixed.limit(B, 100) == fixed.budget(B, 100) == 5      # no clock: a fixed time
+    absolute = TimeManager(margin=1.0)
+    absolute.set_gtp(300, 0, 0)
+    budget = absolute.budget(B, 60)
+    assert absolute.limit(B, 60) == pytest.approx(2 * budget)
+    absolute.time_left(B, 4, 0)                                     # almost out of time
+    assert absolute.limit(B, 60) <= 4 - 1 + 1e-9
+    capped = TimeManager(time_per_move=3)
+    capped.set_gtp(600, 0, 0)
+    assert capped.limit(B, 60) == 3
+    japanese = TimeManager(margin=1.0)
+    japanese.set_gtp(0, 30, 1)                                      # byo-yomi only
+    japanese.charge(B, 0.1)
+    assert japanese.limit(B, 10) == japanese.budget(B, 10)          # a period is a period

@@ -145,7 +145,7 @@ cdef class Tree:
     """A search tree in a fixed-size node pool, plus its request queues.
 
     Built from a goengine.search_config.SearchConfig and a rollout policy
-    (goengine.rollout.RolloutPolicy; None: RolloutPolicy.uniform(), uniformly
+    (goengine._rollout.RolloutPolicy; None: RolloutPolicy.uniform(), uniformly
     random sensible rollouts and uniform placeholder priors).
     """
 

@@ -315,3 +315,17 @@ def test_gpu_kit_packs_trains_detached_fetches_and_resumes_at_home(data, tmp_pat
     shipped = tmp_path / "gpu.pt"
     tool("train_policy").main([f"--run-dir={home}", f"--export={shipped}"])
     assert netfile.load_network(shipped).extra["positions_seen"] == state["positions_seen"]
+
+
+def test_value_checks_inspect_a_value_run(data, tmp_path, capsys):
+    run_trainer("train_value", train_args(data, tmp_path, "value", "--max-positions=32",
+                                          "--positions-per-game=1", "--batch-size=8",
+                                          "--move-weight=0"))
+    tool("value_checks").main(["inspect", f"--checkpoint={tmp_path / 'value' / 'checkpoint.pt'}"])
+    out = capsys.readouterr().out
+    for expected in ("correlation with the outcome", "eval mode (running BN statistics)",
+                     "dead units: 256-unit layer", "gradient norm of the value loss: head"):
+        assert expected in out, out
+    with pytest.raises(SystemExit, match="not a value training checkpoint"):
+        run_trainer("train_policy", train_args(data, tmp_path, "policy", "--max-positions=16"))
+        tool("value_checks").main(["inspect", f"--checkpoint={tmp_path / 'policy' / 'checkpoint.pt'}"])

@@ -1,5 +1,6 @@
 #!/usr/bin/env python3
-"""Two checks on value training that can fail: can the pipeline fit, and does a small net generalise?
+"""Checks on value training that can fail: can the pipeline fit, does a small net generalise,
+and what does a trained value net look like inside?
 
 fit:  a small value net (k=32, 6 layers, AdamW) on a fixed set of training
       positions; the training MSE must fall near 0 (planes, labels and loss
@@ -7,9 +8,16 @@ fit:  a small value net (k=32, 6 layers, AdamW) on a fixed set of training
 late: the same small net from scratch on positions from the last part of
       many training games, scored on such positions from held-out games.
       Last line: `late: train_mse=... val_mse=... positions=N val_positions=M`.
+inspect: a value training checkpoint (--checkpoint) on its run's held-out
+      positions: output spread and correlation with the outcome, MSE with
+      batch norm in eval mode (running statistics) against training mode
+      (batch statistics), the share of dead units (never positive) in the
+      256-unit layer and in the 1x1 layer's map, and the gradient norm of the
+      value head's loss at the head against the trunk.
 
     .venv/bin/python tools/value_checks.py fit                 # 2,048 positions, about a minute
     .venv/bin/python tools/value_checks.py late --games 40000  # about 10 minutes with native bf16
+    .venv/bin/python tools/value_checks.py inspect --checkpoint runs/value64/checkpoint.pt
 """
 
 import argparse
@@ -54,10 +62,55 @@ def train(model, planes, targets, steps, lr, bf16, rng, report, batch=256):
             report(step)
 
 
+def inspect(args, positions=1024):
+    """Print what a trained value net does on its run's held-out positions."""
+    import os
+    if not args.checkpoint:
+        raise SystemExit("inspect needs --checkpoint")
+    torch.set_num_threads(args.threads)
+    state = torch.load(args.checkpoint, map_location="cpu", weights_only=True)
+    if state.get("kind") != "value":
+        raise SystemExit(f"{args.checkpoint}: not a value training checkpoint")
+    model = nets.ValueNet(**state["arch"])
+    model.load_state_dict(state["model"])
+    with np.load(os.path.join(os.path.dirname(args.checkpoint), "val-value.npz")) as f:
+        planes, targets = f["planes"][:positions], f["targets"][:positions]
+    outcomes = targets[:, 0] if targets.ndim == 2 else targets
+    x = as_input(planes)
+    y = torch.from_numpy(outcomes.astype(np.float32))
+    seen = {}
+    hooks = [model.fc.register_forward_hook(lambda m, i, o: seen.__setitem__("fc", o)),
+             model.head.register_forward_hook(lambda m, i, o: seen.__setitem__("head", o))]
+    with torch.no_grad():
+        model.eval()
+        values = model(x)
+        fc_dead = float((seen["fc"] <= 0).all(0).float().mean())
+        head_dead = float((seen["head"].flatten(1) <= 0).all(0).float().mean())
+        model.train()
+        train_mode = model(x)
+    for hook in hooks:
+        hook.remove()
+    model.train()
+    model.zero_grad()
+    F.mse_loss(model(x[:256]), y[:256]).backward()
+    head = [model.head, model.fc, model.out]
+    head_norm = sum(float(p.grad.norm() ** 2) for m in head for p in m.parameters()) ** 0.5
+    trunk_norm = sum(float(p.grad.norm() ** 2) for p in model.trunk.parameters()) ** 0.5
+    corr = float(np.corrcoef(values.numpy(), outcomes)[0, 1])
+    print(f"{args.checkpoint}: {state['positions_seen']} positions, {len(outcomes)} held-out")
+    print(f"output: mean {float(values.mean()):+.4f} std {float(values.std()):.4f}, "
+          f"correlation with the outcome {corr:+.4f}")
+    print(f"mse: eval mode (running BN statistics) {F.mse_loss(values, y).item():.4f}, "
+          f"training mode (batch statistics) {F.mse_loss(train_mode, y).item():.4f}")
+    print(f"dead units: 256-unit layer {100 * fc_dead:.1f} %, 1x1 map points {100 * head_dead:.1f} %")
+    print(f"gradient norm of the value loss: head {head_norm:.3e}, trunk {trunk_norm:.3e}")
+
+
 def main(argv=None):
     parser = argparse.ArgumentParser(description=__doc__.split("\n")[0], epilog=__doc__,
                                      formatter_class=argparse.RawDescriptionHelpFormatter)
-    parser.add_argument("check", choices=("fit", "late"))
+    parser.add_argument("check", choices=("fit", "late", "inspect"))
+    parser.add_argument("--checkpoint", help="inspect: a value training checkpoint.pt")
     parser.add_argument("--games", type=int, help="training games (fit: 2,400, of which the "
                         "first 2,048 positions are kept; late: 40,000)")
     parser.add_argument("--per-game", type=int, help="positions a game (fit: 1; late: 4)")
@@ -70,6 +123,8 @@ def main(argv=None):
     parser.add_argument("--threads", type=int, default=2)
     parser.add_argument("--seed", type=int, default=0)
     args = parser.parse_args(argv)
+    if args.check == "inspect":
+        return inspect(args)
     fit = args.check == "fit"
     games = args.games or (2400 if fit else 40000)
     per_game = args.per_game or (1 if fit else 4)

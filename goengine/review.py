@@ -17,6 +17,7 @@ import argparse
 import os
 import sys
 import time
+from pathlib import Path
 
 from goengine import BLACK, PASS, WHITE, coords
 from goengine.game import GameError, from_record
@@ -42,8 +43,7 @@ def read_record(path):
     """The game record at `path` as (sgffile.Game, its bytes); ReviewError if unusable."""
     from goengine import sgffile
     try:
-        with open(path, 'rb') as f:
-            data = f.read()
+        data = Path(path).read_bytes()
     except OSError as exc:
         raise ReviewError(f'{path}: {exc.strerror}') from None
     try:

@@ -22,10 +22,11 @@ tools/regress.py runs against any GTP engine:
 
 import argparse
 import os
-import subprocess
 import tempfile
 
 import numpy as np
+
+from ladder_vs_gnugo import GnuGo
 
 from goengine import BLACK, coords, sgffile
 from goengine.game import GameError, from_record
@@ -34,39 +35,10 @@ from training.dataset import DATA_DIR, split_files
 GNUGO = "/usr/games/gnugo"
 
 
-class GnuGo:
-    """GNU Go over GTP, positions loaded from SGF so that ko and history are exact."""
-
-    def __init__(self, path=GNUGO, level=10):
-        self.proc = subprocess.Popen([path, "--mode", "gtp", "--level", str(level)],
-                                     stdin=subprocess.PIPE, stdout=subprocess.PIPE, text=True)
-
-    def send(self, command):
-        self.proc.stdin.write(command + "\n")
-        self.proc.stdin.flush()
-        lines = []
-        while True:
-            line = self.proc.stdout.readline()
-            if line == "":
-                raise RuntimeError("GNU Go exited")
-            if not line.strip():
-                if lines:
-                    break
-                continue
-            lines.append(line.strip())
-        reply = " ".join(lines)
-        if reply.startswith("?"):
-            raise RuntimeError(f"GNU Go refused {command!r}: {reply}")
-        return reply[1:].strip()
-
-    def result(self, command):
-        """(code, move) of attack/defend: code 0 fails, 1 succeeds, 2-3 only through ko."""
-        words = self.send(command).split()
-        return int(words[0]), (words[1] if len(words) > 1 else None)
-
-    def close(self):
-        self.proc.stdin.close()
-        self.proc.wait(timeout=10)
+def reading(gnugo, command):
+    """(code, move) of GNU Go's attack/defend: 0 fails, 1 succeeds, 2-3 only through ko."""
+    words = gnugo.send(command).split()
+    return int(words[0]), (words[1] if len(words) > 1 else None)
 
 
 def critical_string(board, color, gnugo):
@@ -82,7 +54,7 @@ def critical_string(board, color, gnugo):
         if len(chain) < 3 or board.chain_liberties(point) > 3:
             continue
         vertex = coords.to_gtp(point, size)
-        if gnugo.result(f"attack {vertex}")[0] != 1 or gnugo.result(f"defend {vertex}")[0] != 1:
+        if reading(gnugo, f"attack {vertex}")[0] != 1 or reading(gnugo, f"defend {vertex}")[0] != 1:
             continue
         if best is None or len(chain) > len(best[2]):
             best = (vertex, owner, chain)
@@ -108,9 +80,9 @@ def answers(board, color, vertex, owner, chain, gnugo):
         try:
             captured = board_after(board, move, color).color_at(chain[0]) != owner
             if owner != color:     # capture: the opponent can no longer save it
-                done = captured or gnugo.result(f"defend {vertex}")[0] == 0
+                done = captured or reading(gnugo, f"defend {vertex}")[0] == 0
             else:                  # save: the opponent can no longer take it
-                done = not captured and gnugo.result(f"attack {vertex}")[0] == 0
+                done = not captured and reading(gnugo, f"attack {vertex}")[0] == 0
         finally:
             gnugo.send("undo")
         if done:
@@ -137,7 +109,7 @@ def main(argv=None):
     os.makedirs(args.out, exist_ok=True)
     rng = np.random.default_rng(args.seed)
     games = list(sgffile.read_games(split_files(args.data_dir, "val")))
-    gnugo = GnuGo(args.gnugo)
+    gnugo = GnuGo(args.gnugo, ("--level", "10"))
     entries = []
     try:
         for index in rng.permutation(len(games)):

@@ -317,35 +317,31 @@ class AnalyzeHandlers(Family):
 
     @command('lz-analyze')
     def lz_analyze(self, args):
-        color, interval = self.parse(args)
-        engine = self.engine
-        engine.write_partial(engine.response_head())
-        report = self.reporter(color)
-        engine.player.analyze(self.game.copy(), color, report, engine.interrupt,
-                              interval if interval > 0 else 3600)
-        return ''
+        color, interval, _ = self.parse(args)
+        return self.analyze(color, interval, format_lz_info)
 
     @command('lz-genmove_analyze')
     def lz_genmove_analyze(self, args):
-        color, interval = self.parse(args)
+        color, interval, _ = self.parse(args)
         engine = self.engine
         engine.write_partial(engine.response_head())
-        move = engine.choose(color, report=self.reporter(color),
+        move = engine.choose(color, report=self.reporter(format_lz_info),
                              interval=interval if interval > 0 else 3600)
         engine.commit(color, move)
         return f'play {move_text(move, self.game.size)}'
 
     @command('kata-analyze')
     def kata_analyze(self, args):
-        color, interval, options = self.parse(args, kata=True)
+        color, interval, ownership = self.parse(args, ownership=True)
+        tail = ' ' + format_ownership(self.ownership(color), color) if ownership else ''
+        return self.analyze(color, interval, format_kata_info, tail)
+
+    def analyze(self, color, interval, formatter, tail=''):
+        """Stream the player's analysis of the position until the next command arrives."""
         engine = self.engine
-        tail = ''
-        if options.get('ownership'):
-            tail = ' ' + format_ownership(self.ownership(color), color)
         engine.write_partial(engine.response_head())
-        report = self.reporter(color, format_kata_info, tail)
-        engine.player.analyze(self.game.copy(), color, report, engine.interrupt,
-                              interval if interval > 0 else 3600)
+        engine.player.analyze(self.game.copy(), color, self.reporter(formatter, tail),
+                              engine.interrupt, interval if interval > 0 else 3600)
         return ''
 
     def ownership(self, color):
@@ -354,10 +350,10 @@ class AnalyzeHandlers(Family):
         return scoring.ownership(self.game.board_for(color), engine.score_playouts,
                                  rollout=getattr(engine.player, 'score_rollout', None))
 
-    def parse(self, args, kata=False):
-        """[color] [interval | interval N] [minmoves N] [maxmoves N] (kata-analyze also
-        [ownership true|false]) -> (color, seconds) or, kata, (color, seconds, options)."""
-        color, interval, options = self.game.to_move, 1.0, {}
+    def parse(self, args, ownership=False):
+        """[color] [interval | interval N] [minmoves N] [maxmoves N], and with
+        `ownership` (kata-analyze) [ownership true|false] -> (color, seconds, ownership)."""
+        color, interval, wants_ownership = self.game.to_move, 1.0, False
         args = list(args)
         if args and args[0].lower() in ('b', 'w', 'black', 'white'):
             color = parse_color(args.pop(0))
@@ -367,22 +363,21 @@ class AnalyzeHandlers(Family):
             key = args.pop(0).lower()
             if not args:
                 raise GtpError('syntax error')
-            if kata and key == 'ownership':
+            if ownership and key == 'ownership':
                 value = args.pop(0).lower()
                 if value not in ('true', 'false'):
                     raise GtpError('syntax error')
-                options['ownership'] = value == 'true'
+                wants_ownership = value == 'true'
                 continue
             if key not in ('interval', 'minmoves', 'maxmoves'):
                 raise GtpError('syntax error')
             value = parse_int(args.pop(0), low=0)
             if key == 'interval':
                 interval = value / 100
-        return (color, interval, options) if kata else (color, interval)
+        return color, interval, wants_ownership
 
-    def reporter(self, color, formatter=None, tail=''):
+    def reporter(self, formatter, tail=''):
         size = self.game.size
-        formatter = formatter or format_lz_info
 
         def report(infos):
             line = formatter(infos, size)
@@ -507,15 +502,21 @@ def render_board(game):
     return '\n'.join(lines)
 
 
-def format_kata_info(infos, size):
-    """KataGo's analysis format: win rates and priors as fractions."""
+def format_info(infos, size, number):
+    """The 'info move ... pv ...' entries of a list of MoveInfo, `number` formatting
+    win rate, prior and lcb (the one thing Leela Zero's and KataGo's formats differ in)."""
     parts = []
     for order, info in enumerate(infos):
         pv = ' '.join(vertex(m, size) for m in (info.pv or [info.move]))
         parts.append(f'info move {vertex(info.move, size)} visits {int(info.visits)} '
-                     f'winrate {info.winrate:.6f} prior {info.prior:.6f} lcb {info.lcb:.6f} '
-                     f'order {order} pv {pv}')
+                     f'winrate {number(info.winrate)} prior {number(info.prior)} '
+                     f'lcb {number(info.lcb)} order {order} pv {pv}')
     return ' '.join(parts)
+
+
+def format_kata_info(infos, size):
+    """KataGo's analysis format: win rates and priors as fractions."""
+    return format_info(infos, size, lambda x: f'{x:.6f}')
 
 
 def format_ownership(own, color):
@@ -528,13 +529,5 @@ def format_ownership(own, color):
 
 
 def format_lz_info(infos, size):
-    """Leela Zero's one-line analysis format for a list of MoveInfo."""
-    def permyriad(x):
-        return max(0, min(10000, int(round(10000 * x))))
-    parts = []
-    for order, info in enumerate(infos):
-        pv = ' '.join(vertex(m, size) for m in (info.pv or [info.move]))
-        parts.append(f'info move {vertex(info.move, size)} visits {int(info.visits)} '
-                     f'winrate {permyriad(info.winrate)} prior {permyriad(info.prior)} '
-                     f'lcb {permyriad(info.lcb)} order {order} pv {pv}')
-    return ' '.join(parts)
+    """Leela Zero's analysis format: win rates and priors as integers 0..10000."""
+    return format_info(infos, size, lambda x: max(0, min(10000, int(round(10000 * x)))))

@@ -290,11 +290,7 @@ class Search:
         """Win rate for the player to move over all the root's simulations (the
         visit-weighted mean of its moves' Q): steadier than winrate() when the
         search is short, as in a game review; None before any visit."""
-        c = self.tree.children()
-        visits = c['n_r'].astype(float)
-        if visits.sum() <= 0:
-            return None
-        return (1.0 + float((visits * c['q']).sum() / visits.sum())) / 2.0
+        return _visit_weighted_winrate(self.tree.children())
 
     def infos(self, count=10):
         """The most visited root moves as MoveInfo (win rates for the player to move).
@@ -306,7 +302,7 @@ class Search:
         c = self.tree.children()
         order = sorted((i for i in range(len(c['move'])) if c['n_r'][i] > 0 and not c['forbidden'][i]),
                        key=lambda i: -c['n_r'][i])[:count]
-        root = self.root_winrate()
+        root = _visit_weighted_winrate(c)
         infos = []
         for i in order:
             n = int(c['n_r'][i])
@@ -335,3 +331,11 @@ class Search:
         if self.networks is not None:
             s.update(self.networks.stats)
         return s
+
+
+def _visit_weighted_winrate(children):
+    """(1 + the visit-weighted mean of the children's Q) / 2, or None without visits."""
+    visits = children['n_r'].astype(float)
+    if visits.sum() <= 0:
+        return None
+    return (1.0 + float((visits * children['q']).sum() / visits.sum())) / 2.0

@@ -164,13 +164,21 @@ class BatchStream:
         """The number of chunks before `position` since the start of the stream."""
         return position[0] * self.chunks_per_epoch + position[1]
 
+    def chunks(self, position, index=0, count=1):
+        """(epoch, chunk, first batch) of the chunks from `position` on; with `count`
+        workers, worker `index` takes the chunks g (counted from the stream's start)
+        with g % count == index."""
+        start = self.global_chunk(position)
+        for g in itertools.count(start + (index - start) % count, count):
+            epoch, chunk = divmod(g, self.chunks_per_epoch)
+            yield epoch, chunk, position[2] if g == start else 0
+
     def batches(self, position=(0, 0, 0)):
         """Yield (planes, targets, next_position); resuming at next_position continues exactly."""
-        start, empty = self.global_chunk(position), 0
-        for g in itertools.count(start):
-            epoch, chunk = divmod(g, self.chunks_per_epoch)
+        empty = 0
+        for epoch, chunk, first in self.chunks(position):
             empty += 1
-            for item in self.chunk_batches(epoch, chunk, position[2] if g == start else 0):
+            for item in self.chunk_batches(epoch, chunk, first):
                 empty = 0
                 yield item
             if empty > self.chunks_per_epoch:  # a whole epoch without one batch
@@ -189,11 +197,8 @@ def _worker_main(store_path, maker, kwargs, position, index, count, out):
     from training.dataset import GameStore
     signal.signal(signal.SIGINT, signal.SIG_IGN)  # Ctrl-C is for the trainer, which stops us
     stream = BatchStream(GameStore.load(store_path), maker, **kwargs)
-    start = stream.global_chunk(position)
-    first = start + (index - start) % count
-    for g in itertools.count(first, count):
-        epoch, chunk = divmod(g, stream.chunks_per_epoch)
-        for item in stream.chunk_batches(epoch, chunk, position[2] if g == start else 0):
+    for epoch, chunk, first in stream.chunks(position, index, count):
+        for item in stream.chunk_batches(epoch, chunk, first):
             out.put(item)
         out.put(None)
 

@@ -133,7 +133,7 @@ class Trainer:
     def __init__(self, task, args):
         self.task, self.args = task, args
         self.run_dir = args.run_dir
-        self.device = pick_device(getattr(args, "device", "cpu"))
+        self.device = pick_device(args.device)
         self.bf16 = not args.fp32 and (self.device == "cuda" or inference.bf16_is_fast())
         os.makedirs(self.run_dir, exist_ok=True)
         self.checkpoint_path = os.path.join(self.run_dir, CHECKPOINT)
@@ -245,10 +245,9 @@ class Trainer:
         lr = a.lr
         if a.lr_decay_every > 0:
             lr *= a.lr_decay ** (self.positions_seen // a.lr_decay_every)
-        warmup = getattr(a, "warmup", 0)
-        trained_here = self.positions_seen - getattr(self, "positions_at_start", 0)
-        if warmup > 0 and trained_here < warmup:
-            lr *= (trained_here + 1) / warmup
+        trained_here = self.positions_seen - self.positions_at_start
+        if a.warmup > 0 and trained_here < a.warmup:
+            lr *= (trained_here + 1) / a.warmup
         return lr
 
     def step(self, model, optimizer, planes, targets):
@@ -334,7 +333,7 @@ class Trainer:
 
     def make_optimizer(self):
         a = self.args
-        if getattr(a, "optimizer", "sgd") == "adamw":
+        if a.optimizer == "adamw":
             return torch.optim.AdamW(self.model.parameters(), lr=a.lr, weight_decay=a.weight_decay)
         return torch.optim.SGD(self.model.parameters(), lr=a.lr, momentum=a.momentum,
                                nesterov=True, weight_decay=a.weight_decay)
@@ -525,7 +524,7 @@ class Trainer:
 
     def compiled_model(self):
         """The model the steps run: torch.compile'd with --compile (its forward only)."""
-        if not getattr(self.args, "compile", False):
+        if not self.args.compile:
             return self.model
         self.log("compiling the model (torch.compile)")
         return torch.compile(self.model)
@@ -554,33 +553,31 @@ def compact_state(state):
     casts everything back: load_state_dict copies into the fp32 parameters.
     """
     def shrink(name, value):
-        if not torch.is_tensor(value) or not value.is_floating_point() or "running_" in name:
+        if not torch.is_tensor(value):
             return value
-        return value.to(torch.bfloat16)
-
-    out = dict(state)
-    out["model"] = {k: shrink(k, v).cpu() for k, v in state["model"].items()}
-    optimizer = dict(state["optimizer"])
-    optimizer["state"] = {i: {k: shrink(k, v).cpu() for k, v in per_param.items()}
-                          for i, per_param in optimizer["state"].items()}
-    out["optimizer"] = optimizer
-    out["compact"] = True
-    return out
+        if value.is_floating_point() and "running_" not in name:
+            value = value.to(torch.bfloat16)
+        return value.cpu()
+    return _convert_tensors(state, shrink)
 
 
 def full_state(state):
     """The fp32 checkpoint of a compact one (compact_state), to resume from on any machine."""
-    def grow(value):
+    def grow(name, value):
         return value.float() if torch.is_tensor(value) and value.dtype == torch.bfloat16 else value
+    return _convert_tensors(state, grow)
 
+
+def _convert_tensors(state, convert):
+    """A copy of a checkpoint with convert(name, value) applied to the model's tensors
+    and to the optimizer's per-parameter state (absent in a compact file too large with it)."""
     out = dict(state)
-    out["model"] = {k: grow(v) for k, v in state["model"].items()}
+    out["model"] = {k: convert(k, v) for k, v in state["model"].items()}
     if state["optimizer"] is not None:
         optimizer = dict(state["optimizer"])
-        optimizer["state"] = {i: {k: grow(v) for k, v in per_param.items()}
+        optimizer["state"] = {i: {k: convert(k, v) for k, v in per_param.items()}
                               for i, per_param in optimizer["state"].items()}
         out["optimizer"] = optimizer
-    out.pop("compact", None)
     return out
 
 

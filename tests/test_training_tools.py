@@ -329,3 +329,18 @@ def test_value_checks_inspect_a_value_run(data, tmp_path, capsys):
     with pytest.raises(SystemExit, match="not a value training checkpoint"):
         run_trainer("train_policy", train_args(data, tmp_path, "policy", "--max-positions=16"))
         tool("value_checks").main(["inspect", f"--checkpoint={tmp_path / 'policy' / 'checkpoint.pt'}"])
+
+
+def test_compact_checkpoints_keep_adamw_step_counts_exact():
+    model = torch.nn.Linear(3, 1)
+    optimizer = torch.optim.AdamW(model.parameters())
+    for _ in range(1001):
+        optimizer.zero_grad()
+        model(torch.ones(1, 3)).sum().backward()
+        optimizer.step()
+    state = {"model": model.state_dict(), "optimizer": optimizer.state_dict()}
+    compact = trainer.compact_state(state)
+    per_param = compact["optimizer"]["state"][0]
+    assert per_param["exp_avg"].dtype == torch.bfloat16
+    assert per_param["step"].item() == 1001            # bf16 would make it 1000
+    assert trainer.full_state(compact)["optimizer"]["state"][0]["step"].item() == 1001

@@ -549,13 +549,14 @@ def compact_state(state):
     """A checkpoint small enough to carry home from the GPU machine (files <= 16 MiB).
 
     Weights and optimizer state go to bf16; BN running statistics stay fp32
-    (they are few, and the folded network depends on them exactly). Loading
-    casts everything back: load_state_dict copies into the fp32 parameters.
+    (they are few, and the folded network depends on them exactly), and so do
+    AdamW's step counts (bf16 would round step 1001 to 1000). Loading casts
+    everything back: load_state_dict copies into the fp32 parameters.
     """
     def shrink(name, value):
         if not torch.is_tensor(value):
             return value
-        if value.is_floating_point() and "running_" not in name:
+        if value.is_floating_point() and "running_" not in name and name != "step":
             value = value.to(torch.bfloat16)
         return value.cpu()
     return _convert_tensors(state, shrink)

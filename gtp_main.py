@@ -129,12 +129,6 @@ def log(message):
     print(message, file=sys.stderr, flush=True)
 
 
-def value_weights_beside(policy_weights):
-    """weights/value.pt next to the policy file, when --value-weights is not given."""
-    candidate = os.path.join(os.path.dirname(policy_weights), 'value.pt')
-    return candidate if os.path.isfile(candidate) else None
-
-
 def search_config(args):
     """SearchConfig with the search constants given on the command line; the rest AlphaGo's."""
     from goengine.search_config import SearchConfig
@@ -160,7 +154,7 @@ def main(argv=None):
         weights = resolve(weights)
     value_weights = resolve(args.value_weights) if args.value_weights else None
     if value_weights is None and str(weights).lower() != 'none':
-        value_weights = value_weights_beside(weights)
+        value_weights = loading.value_weights_beside(weights)
     try:   # read once, now: a bad file fails at start-up, not mid-game
         rollout = loading.load_rollout(
             resolve(args.rollout_weights) if args.rollout_weights else None, log)

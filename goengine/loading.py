@@ -32,6 +32,12 @@ def load_rollout(path=None, log=None):
     return rollout_weights.load(path)
 
 
+def value_weights_beside(policy_weights):
+    """weights/value.pt next to the policy file, when no value network is named; or None."""
+    candidate = os.path.join(os.path.dirname(policy_weights), 'value.pt')
+    return candidate if os.path.isfile(candidate) else None
+
+
 def load_player(kind, weights=None, value_weights=None, rollout=None, threads=None,
                 resign_threshold=0.10, config=None, log=None):
     """The player of `kind` (KINDS) with the networks in `weights` / `value_weights`.

@@ -245,8 +245,7 @@ def main(argv=None):
     weights = None if str(args.weights).lower() == 'none' else args.weights
     value_weights = args.value_weights
     if value_weights is None and weights:
-        beside = os.path.join(os.path.dirname(weights), 'value.pt')
-        value_weights = beside if os.path.isfile(beside) else None
+        value_weights = loading.value_weights_beside(weights)
     try:
         player = loading.load_player('search', weights, value_weights,
                                      log=lambda message: None)

@@ -218,27 +218,28 @@ class TimeManager:
         """Seconds to think about the move at `ply` (0-based) for `color`."""
         if self.unlimited:
             return self.time_per_move or DEFAULT_MOVE_TIME
-        s, c = self.settings, self.clock(color)
+        c = self.clock(color)
         share = 0.0 if c.in_byoyomi else main_time_share(c.main_left, ply, size)
-        main = 0.0 if c.in_byoyomi else c.main_left
-        if s.kind == ABSOLUTE:
-            extra, hard = 0.0, main
-        elif s.kind == BYOYOMI:
-            period = c.period_left if c.in_byoyomi else s.period_time
-            if c.in_byoyomi and c.periods_left <= 0:
-                period = 0.0   # the controller says we are out of periods
-            extra, hard = period, main + period
-        else:
-            if c.in_byoyomi:
-                extra = c.period_left / max(1, c.stones_left)
-                hard = c.period_left
-            else:
-                extra = s.period_time / max(1, s.stones)
-                hard = main + s.period_time
+        extra, hard = self._byoyomi_and_hard(c)
         budget = min(share + extra, hard - self._margin(hard))
         if self.time_per_move:
             budget = min(budget, self.time_per_move)
         return max(MIN_BUDGET, budget)
+
+    def _byoyomi_and_hard(self, c):
+        """(byo-yomi seconds usable on this move, the most this move can take) for clock c."""
+        s = self.settings
+        main = 0.0 if c.in_byoyomi else c.main_left
+        if s.kind == ABSOLUTE:
+            return 0.0, main
+        if s.kind == BYOYOMI:
+            period = c.period_left if c.in_byoyomi else s.period_time
+            if c.in_byoyomi and c.periods_left <= 0:
+                period = 0.0   # the controller says we are out of periods
+            return period, main + period
+        if c.in_byoyomi:
+            return c.period_left / max(1, c.stones_left), c.period_left
+        return s.period_time / max(1, s.stones), main + s.period_time
 
     def limit(self, color, ply, size=19):
         """The most the move at `ply` may take when the search is unsure (KataGo's
@@ -248,10 +249,10 @@ class TimeManager:
         budget = self.budget(color, ply, size)
         if self.unlimited:
             return budget
-        s, c = self.settings, self.clock(color)
+        c = self.clock(color)
         if c.in_byoyomi:
             return budget          # a period cannot be stretched
-        hard = c.main_left + (s.period_time if s.kind != ABSOLUTE else 0.0)
+        _, hard = self._byoyomi_and_hard(c)
         limit = min(2.0 * budget, hard - self._margin(hard))
         if self.time_per_move:
             limit = min(limit, self.time_per_move)

@@ -30,10 +30,7 @@ import torch.nn.functional as F
 from goengine import inference, nets
 from training.dataset import load_split
 from training.sampler import ValueExamples, sample_examples
-
-
-def as_input(planes):
-    return torch.from_numpy(planes).float().contiguous(memory_format=torch.channels_last)
+from training.trainer import as_input
 
 
 @torch.no_grad()

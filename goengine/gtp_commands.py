@@ -135,13 +135,7 @@ class SetupHandlers(Family):
     def _handicap(self, args, placement):
         expect_args(args, 1)
         count = parse_int(args[0])
-        if not self.game.is_empty():
-            raise GtpError('board not empty')
-        try:
-            points = placement(count, self.game.size)
-            self.game.place_handicap(points)
-        except GameError as exc:
-            raise GtpError(str(exc)) from None
+        points = self._place(lambda: placement(count, self.game.size))
         return ' '.join(vertex(p, self.game.size) for p in points)
 
     @command('set_free_handicap')
@@ -149,13 +143,19 @@ class SetupHandlers(Family):
         if not args:
             raise GtpError('syntax error')
         points = [parse_vertex(a, self.game.size) for a in args]
+        self._place(lambda: points)
+        return ''
+
+    def _place(self, points_of):
+        """Put the handicap stones points_of() on the empty board; returns them."""
         if not self.game.is_empty():
             raise GtpError('board not empty')
         try:
+            points = points_of()
             self.game.place_handicap(points)
         except GameError as exc:
             raise GtpError(str(exc)) from None
-        return ''
+        return points
 
     @command('kgs-rules')
     def kgs_rules(self, args):

@@ -91,13 +91,9 @@ class NetworkEvaluator:
         with torch.autocast('cpu', dtype=torch.bfloat16, enabled=self.use_bf16):
             return self.model(x).float()
 
-    @torch.inference_mode()
     def logits(self, planes):
         """Raw policy logits, float32 (N, s*s) (or (s*s,) for one position)."""
-        self._require('policy')
-        x, single = self._batch(planes)
-        out = self._forward(x).numpy()
-        return out[0] if single else out
+        return self._outputs('policy', planes)
 
     @torch.inference_mode()
     def policy(self, planes, temperature=1.0, legal_mask=None):
@@ -119,10 +115,14 @@ class NetworkEvaluator:
         out = probs.numpy()
         return out[0] if single else out
 
-    @torch.inference_mode()
     def value(self, planes):
         """Values in [-1, 1] for the player to move, float32 (N,) (or a scalar)."""
-        self._require('value')
+        return self._outputs('value', planes)
+
+    @torch.inference_mode()
+    def _outputs(self, kind, planes):
+        """The `kind` network's plain outputs for a batch (or one position)."""
+        self._require(kind)
         x, single = self._batch(planes)
         out = self._forward(x).numpy()
         return out[0] if single else out

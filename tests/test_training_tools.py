@@ -188,6 +188,18 @@ def test_policy_training_resumes_exactly_exports_and_evaluates(data, tmp_path, c
     assert last.startswith("top1=0.") and " top5=" in last and last.endswith("positions=150")
 
 
+def test_cosine_schedule_anneals_to_the_floor_over_the_budget(data, tmp_path):
+    run_dir = tmp_path / "cosine"
+    run_trainer("train_policy", train_args(data, tmp_path, "cosine", "--max-positions=64",
+                                           "--lr=0.1", "--lr-schedule=cosine", "--lr-floor=0.1"))
+    with open(run_dir / "log.csv") as f:
+        rates = [float(r["lr"]) for r in csv.DictReader(f)]
+    # logged after the step that reaches 32 and 64 positions: half way, then the end
+    assert rates == pytest.approx([0.1 * (0.1 + 0.9 * 0.5), 0.1 * 0.1])
+    with pytest.raises(SystemExit, match="budget"):
+        run_trainer("train_policy", train_args(data, tmp_path, "unbounded", "--lr-schedule=cosine"))
+
+
 def test_policy_training_starts_from_a_shipped_network(data, tmp_path):
     run_trainer("train_policy", train_args(data, tmp_path, "first", "--max-positions=32"))
     shipped = tmp_path / "shipped.pt"

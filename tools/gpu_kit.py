@@ -203,14 +203,18 @@ def fetch(args):
     path = os.path.join(args.run_dir, CHECKPOINT)
     if not os.path.exists(path):
         raise SystemExit(f"{path}: no checkpoint yet")
-    state = compact_state(torch.load(path, map_location="cpu", weights_only=True))
+    full = torch.load(path, map_location="cpu", weights_only=True)
     os.makedirs(args.out, exist_ok=True)
     target = os.path.join(args.out, SNAPSHOT)
+    state = compact_state(full)
     torch.save(state, target)
     if mib(target) > MAX_FILE_MIB:  # optimizer state only if it fits
-        state["optimizer"] = None
-        torch.save(state, target)
         print("optimizer state dropped: the checkpoint would not fit in 16 MiB")
+        state = dict(full, optimizer=None)  # then fp32 weights, where they fit
+        torch.save(state, target)
+        if mib(target) > MAX_FILE_MIB:
+            state = compact_state(state)
+            torch.save(state, target)
     print(f"{target}: {state['positions_seen']} positions, {mib(target):.1f} MiB")
     for name in ("log.csv", "train.log"):
         source = os.path.join(args.run_dir, name)

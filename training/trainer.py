@@ -94,9 +94,16 @@ def add_arguments(parser, lr, batch_size, positions_per_game, run_dir):
     a("--filters", type=int, default=nets.DEFAULT_FILTERS, help="k, filters per layer")
     a("--layers", type=int, default=nets.DEFAULT_LAYERS, help="convolution layers")
     a("--lr", type=float, default=lr, help="initial learning rate")
+    a("--lr-schedule", choices=("step", "cosine"), default="step",
+      help="step: --lr times --lr-decay every --lr-decay-every positions; cosine: from --lr "
+           "down to --lr-floor times it over the run's budget (--max-positions in total, or "
+           "--max-hours of this invocation, whichever ends first), for a run of known length "
+           "such as a lent GPU's")
     a("--lr-decay", type=float, default=0.5, help="lr factor applied every --lr-decay-every")
     a("--lr-decay-every", type=int, default=0, metavar="POSITIONS",
       help="positions between lr decays (0: constant lr)")
+    a("--lr-floor", type=float, default=0.05, help="the cosine schedule's last lr, as a "
+      "fraction of --lr")
     a("--optimizer", choices=("sgd", "adamw"), default="sgd",
       help="sgd: Nesterov momentum, as AlphaGo; adamw: per-weight step sizes, which lets a "
            "new head learn beside a trained trunk (docs/TRAINING.md, value network)")
@@ -135,6 +142,8 @@ class Trainer:
         self.run_dir = args.run_dir
         self.device = pick_device(args.device)
         self.bf16 = not args.fp32 and (self.device == "cuda" or inference.bf16_is_fast())
+        if self.device == "cuda":  # every batch has one shape: let cuDNN time its algorithms once
+            torch.backends.cudnn.benchmark = True
         os.makedirs(self.run_dir, exist_ok=True)
         self.checkpoint_path = os.path.join(self.run_dir, CHECKPOINT)
         self.csv_path = os.path.join(self.run_dir, "log.csv")
@@ -240,10 +249,24 @@ class Trainer:
     def wallclock(self):
         return self.wallclock_before + (time.monotonic() - self.started)
 
+    def progress(self):
+        """How far the run is through its budget, 0..1: the nearer of --max-positions
+        (in total) and --max-hours (this invocation)."""
+        a = self.args
+        done = []
+        if a.max_positions:
+            done.append(self.positions_seen / a.max_positions)
+        if a.max_hours:
+            done.append((time.monotonic() - self.started) / (3600 * a.max_hours))
+        return min(1.0, max(done, default=0.0))
+
     def lr(self):
         a = self.args
         lr = a.lr
-        if a.lr_decay_every > 0:
+        if a.lr_schedule == "cosine":
+            cosine = 0.5 * (1 + math.cos(math.pi * self.progress()))
+            lr *= a.lr_floor + (1 - a.lr_floor) * cosine
+        elif a.lr_decay_every > 0:
             lr *= a.lr_decay ** (self.positions_seen // a.lr_decay_every)
         trained_here = self.positions_seen - self.positions_at_start
         if a.warmup > 0 and trained_here < a.warmup:
@@ -453,6 +476,9 @@ class Trainer:
 
     def train(self):
         a = self.args
+        if a.lr_schedule == "cosine" and not (a.max_positions or a.max_hours):
+            raise SystemExit("--lr-schedule cosine needs the run's budget: --max-positions "
+                             "or --max-hours")
         torch.set_num_threads(a.threads)
         self.build()
         self.log(f"{'resuming' if a.resume else 'starting'} {self.task.kind} training: "

@@ -57,17 +57,18 @@ class MCTSPlayer(Player):
         seconds = max(0.01, budget - (time.monotonic() - start))
         self.search.run(seconds, self.max_playouts or None, report=report, interval=interval,
                         stop_when_decided=True)
-        extended = 0.0
+        simulations, extended = self.search.last_sims, 0.0
         if limit is not None and not self.max_playouts:
             while self.search.unsure():
                 left = limit - (time.monotonic() - start)
                 if left < EXTENSION_STEP:
                     break
                 self.search.run(EXTENSION_STEP, report=report, interval=interval)
+                simulations += self.search.last_sims
                 extended += EXTENSION_STEP
         if extended and self.verbose:
             self.log(f'goengine: unsure, searched {extended:.2f}s past the budget')
-        self._note(game, reused, time.monotonic() - start)
+        self._note(reused, simulations, time.monotonic() - start)
         self._report_network_error()
         if self.should_resign(game, color):
             return RESIGN
@@ -81,12 +82,12 @@ class MCTSPlayer(Player):
             return None
         return (1.0 + q) / 2.0
 
-    def _note(self, game, reused, elapsed):
+    def _note(self, reused, simulations, elapsed):
         if not self.verbose:
             return
         s = self.search
         rate = s.winrate()
-        self.log(f'goengine: {s.last_sims} simulations in {elapsed:.2f}s, '
+        self.log(f'goengine: {simulations} simulations in {elapsed:.2f}s, '
                  f'{s.root_visits()} root visits{" (tree reused)" if reused else ""}, '
                  f'win rate {rate if rate is None else round(rate, 3)}, '
                  f'{s.tree.node_count} nodes')

@@ -17,7 +17,7 @@ import torch
 from goengine import BLACK, Board, coords, features, netfile
 from training import trainer
 from training.dataset import GameStore, load_split
-from training.sampler import BatchStream, BatchWorkers, PolicyExamples, ValueExamples
+from training.sampler import BatchStream, BatchWorkers, PackedPlanes, PolicyExamples, ValueExamples
 from training.tasks import PolicyTask, ValueTask
 from goengine.sgffile import iter_positions, read_games
 
@@ -150,7 +150,20 @@ def test_worker_process_gives_the_same_stream(data, tmp_path):
         finally:
             workers.close()
         for a, b in zip(expected, got):
-            assert np.array_equal(a[0], b[0]) and np.array_equal(a[1], b[1]) and a[2] == b[2]
+            assert isinstance(b[0], PackedPlanes) and b[0].bits.nbytes <= a[0].nbytes / 8 + len(a[1])
+            assert np.array_equal(a[0], b[0].unpack())
+            assert np.array_equal(a[1], b[1]) and a[2] == b[2]
+
+
+def test_packed_planes_reach_the_network_as_the_planes_do(data):
+    store = load_split("train", str(data), f"{data}-cache", log=lambda m: None)
+    for maker in (PolicyExamples(), ValueExamples()):
+        planes = next(BatchStream(store, maker, batch_size=5, seed=2).batches())[0]
+        packed = PackedPlanes.pack(planes)
+        assert planes.any() and np.array_equal(packed.unpack(), planes)
+        assert torch.equal(trainer.as_input(packed), trainer.as_input(planes))
+    with pytest.raises(ValueError, match="0/1"):
+        PackedPlanes.pack(planes * 2)
 
 
 def test_policy_training_resumes_exactly_exports_and_evaluates(data, tmp_path, capsys):

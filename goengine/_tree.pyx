@@ -18,6 +18,11 @@ statistics are those of the move leading to it, from the point of view of
 the player who made that move (the player to move at the parent). That way a
 parent picks the child with the highest Q + u without sign juggling, and
 backup flips the sign at every level.
+
+Beside AlphaGo's statistics each node sums the final area scores (komi
+included) of the rollouts below it, N_s and W_s: the search's estimate of
+by how much a move wins or loses, which kata-analyze reports as scoreLead.
+It never steers the search.
 """
 
 from libc.math cimport sqrt, exp
@@ -77,6 +82,8 @@ ctypedef struct Node:
     int32_t n_r              # N_r(s, a), including virtual losses in flight
     float w_v                # W_v(s, a), mover's view
     float w_r                # W_r(s, a), mover's view, including virtual losses
+    int32_t n_s              # rollouts finished below this node (no virtual losses)
+    float w_s                # their final area scores summed, mover's view (points)
 
 
 ctypedef struct Request:
@@ -111,6 +118,15 @@ cdef inline int move_index(const BoardState* b, int p) noexcept nogil:
     if p == PASS_POINT:
         return -1
     return (p // b.stride - 1) * b.size + p % b.stride - 1
+
+
+cdef inline double score_for(const BoardState* b, double komi, int color) noexcept nogil:
+    """The finished position's area score with komi, from `color`'s view (points)."""
+    cdef int black, white
+    area_counts(b, &black, &white)
+    if color == 1:
+        return black - white - komi
+    return white - black + komi
 
 
 cdef inline int result_for(const BoardState* b, double komi, int color) noexcept nogil:
@@ -236,6 +252,8 @@ cdef class Tree:
         n.n_r = 0
         n.w_v = 0
         n.w_r = 0
+        n.n_s = 0
+        n.w_s = 0
 
     cdef void new_generation(self) noexcept nogil:
         """The tree was rebuilt: every queued request is stale."""
@@ -423,6 +441,14 @@ cdef class Tree:
             z = -z
             node = self.nodes[node].parent
 
+    cdef void backup_score(self, int node, double score) noexcept nogil:
+        """A finished rollout's score from `node`'s mover's view, added on the way up."""
+        while node != NO_NODE:
+            self.nodes[node].n_s += 1
+            self.nodes[node].w_s += score
+            score = -score
+            node = self.nodes[node].parent
+
     cdef void backup_value(self, int node, double v) noexcept nogil:
         """Value-net result v from `node`'s mover's view, added on the way up."""
         while node != NO_NODE:
@@ -437,7 +463,8 @@ cdef class Tree:
     cdef bint simulate(self, BoardState* b, uint64_t* rng, Timing* t) noexcept nogil:
         """Selection, expansion, value request, rollout, backup. False when told to stop."""
         cdef double t0 = now(), t1, t2, t3
-        cdef int leaf, z = 0
+        cdef int leaf, z = 0, color
+        cdef double score
         cdef bint terminal
         copy_state(b, &self.root_state)
         pthread_mutex_lock(&self.lock)
@@ -462,11 +489,14 @@ cdef class Tree:
                     self.skipped_values += 1
         pthread_mutex_unlock(&self.lock)
         t2 = now()
+        color = b.to_move
         if not terminal:
             z = rollout_result(self.rollout_model, b, self.komi, rng)
+        score = score_for(b, self.komi, color)
         t3 = now()
         pthread_mutex_lock(&self.lock)
         self.backup_rollout(leaf, -z)     # z is for the player to move at the leaf
+        self.backup_score(leaf, -score)
         self.sims_done += 1
         if not terminal:
             self.rollouts += 1
@@ -743,7 +773,8 @@ cdef class Tree:
 
     def children(self, int node=-1):
         """The children of `node` (default: the root) as a dict of numpy arrays:
-        node, move (Python ints, -1 pass), prior, n_v, w_v, n_r, w_r, q, forbidden.
+        node, move (Python ints, -1 pass), prior, n_v, w_v, n_r, w_r, q, forbidden,
+        and score (the mean final score of the finished rollouts, 0 without one).
         Statistics are from the point of view of the player to move at `node`."""
         cdef int first, k, i
         cdef Node* c
@@ -756,7 +787,7 @@ cdef class Tree:
         out = {name: np.zeros(k, dtype) for name, dtype in (
             ('node', np.int32), ('move', np.int32), ('prior', np.float64), ('n_v', np.int64),
             ('w_v', np.float64), ('n_r', np.int64), ('w_r', np.float64), ('q', np.float64),
-            ('forbidden', bool))}
+            ('forbidden', bool), ('score', np.float64))}
         for i in range(k):
             c = &self.nodes[first + i]
             out['node'][i] = first + i
@@ -768,6 +799,7 @@ cdef class Tree:
             out['w_r'][i] = c.w_r
             out['q'][i] = node_q(c, self.mixing)
             out['forbidden'][i] = bool(c.flags & FORBIDDEN)
+            out['score'][i] = c.w_s / c.n_s if c.n_s > 0 else 0.0
         with nogil:
             pthread_mutex_unlock(&self.lock)
         return out
@@ -778,6 +810,7 @@ cdef class Tree:
         return dict(parent=c.parent, first_child=c.first_child, num_children=c.num_children,
                     move=move_index(&self.root_state, c.move), prior=c.prior, value=c.value,
                     n_v=c.n_v, w_v=c.w_v, n_r=c.n_r, w_r=c.w_r, q=node_q(c, self.mixing),
+                    n_s=c.n_s, w_s=c.w_s,
                     value_done=bool(c.flags & VALUE_DONE),
                     priors_final=bool(c.flags & PRIORS_FINAL))
 
@@ -827,9 +860,11 @@ cdef class Tree:
         free(b)
         return leaf
 
-    def backup_once(self, int leaf, rollout=None, value=None):
-        """Back up a rollout result and/or a value for the player to move at `leaf`."""
+    def backup_once(self, int leaf, rollout=None, value=None, score=None):
+        """Back up a rollout result, a value and/or a final score for the player to move at `leaf`."""
         if rollout is not None:
             self.backup_rollout(leaf, -float(rollout))
         if value is not None:
             self.backup_value(leaf, -float(value))
+        if score is not None:
+            self.backup_score(leaf, -float(score))

@@ -310,7 +310,9 @@ class AnalyzeHandlers(Family):
     'info move D4 visits N winrate W prior P lcb L order K pv D4 Q16'
     entries, one line per report, until the next command arrives; then the
     empty line ending the response. lz-analyze gives winrate/prior/lcb as
-    integers 0..10000, kata-analyze as fractions, and with `ownership true`
+    integers 0..10000, kata-analyze as fractions plus 'scoreLead' (the mean
+    final score of the move's rollouts, in points for the side to move, where
+    the player searches), and with `ownership true`
     ends each line with 'ownership' and one value per point in [-1, 1] for
     the side to move, rows from the top (what Sabaki draws as territory).
     """
@@ -502,21 +504,24 @@ def render_board(game):
     return '\n'.join(lines)
 
 
-def format_info(infos, size, number):
+def format_info(infos, size, number, score=False):
     """The 'info move ... pv ...' entries of a list of MoveInfo, `number` formatting
-    win rate, prior and lcb (the one thing Leela Zero's and KataGo's formats differ in)."""
+    win rate, prior and lcb (what Leela Zero's and KataGo's formats differ in,
+    besides KataGo's scoreLead, which `score` adds where a move has one)."""
     parts = []
     for order, info in enumerate(infos):
         pv = ' '.join(vertex(m, size) for m in (info.pv or [info.move]))
+        lead = (f'scoreLead {info.score_lead:.2f} '
+                if score and info.score_lead is not None else '')
         parts.append(f'info move {vertex(info.move, size)} visits {int(info.visits)} '
-                     f'winrate {number(info.winrate)} prior {number(info.prior)} '
+                     f'winrate {number(info.winrate)} {lead}prior {number(info.prior)} '
                      f'lcb {number(info.lcb)} order {order} pv {pv}')
     return ' '.join(parts)
 
 
 def format_kata_info(infos, size):
-    """KataGo's analysis format: win rates and priors as fractions."""
-    return format_info(infos, size, lambda x: f'{x:.6f}')
+    """KataGo's analysis format: win rates and priors as fractions, and scoreLead."""
+    return format_info(infos, size, lambda x: f'{x:.6f}', score=True)
 
 
 def format_ownership(own, color):

@@ -30,7 +30,8 @@ class MoveInfo:
     """One candidate move for analysis output (lz-analyze and friends).
 
     winrate and lcb are for the player to move, in [0, 1]; prior is the
-    policy probability; pv starts with `move`.
+    policy probability; pv starts with `move`; score_lead is by how many
+    points the player to move ends ahead after the move (None: no estimate).
     """
     move: int
     visits: int
@@ -38,6 +39,7 @@ class MoveInfo:
     prior: float
     lcb: float
     pv: list = field(default_factory=list)
+    score_lead: float | None = None
 
 
 def sensible_mask(board, color):

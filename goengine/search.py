@@ -296,22 +296,25 @@ class Search:
         """The most visited root moves as MoveInfo (win rates for the player to move).
 
         lcb is a rough 95% lower bound, treating each visit as a coin flip.
-        A move with fewer than config.report_min_visits visits shows the
-        root's win rate (its own Q is noise).
+        score_lead is the mean final score of the move's rollouts. A move with
+        fewer than config.report_min_visits visits shows the root's win rate
+        and score (its own are noise).
         """
         c = self.tree.children()
         order = sorted((i for i in range(len(c['move'])) if c['n_r'][i] > 0 and not c['forbidden'][i]),
                        key=lambda i: -c['n_r'][i])[:count]
-        root = _visit_weighted_winrate(c)
+        root, root_score = _visit_weighted_winrate(c), _visit_weighted_score(c)
         infos = []
         for i in order:
             n = int(c['n_r'][i])
             winrate = min(1.0, max(0.0, (1.0 + float(c['q'][i])) / 2.0))
+            score = float(c['score'][i])
             if n < self.config.report_min_visits and root is not None:
-                winrate = root
+                winrate, score = root, root_score
             lcb = max(0.0, winrate - 1.96 * 0.5 / math.sqrt(n))
             pv = [int(c['move'][i])] + self.principal_variation(int(c['node'][i]))
-            infos.append(MoveInfo(int(c['move'][i]), n, winrate, float(c['prior'][i]), lcb, pv))
+            infos.append(MoveInfo(int(c['move'][i]), n, winrate, float(c['prior'][i]), lcb, pv,
+                                  score_lead=score))
         return infos
 
     def principal_variation(self, node, length=10):
@@ -339,3 +342,11 @@ def _visit_weighted_winrate(children):
     if visits.sum() <= 0:
         return None
     return (1.0 + float((visits * children['q']).sum() / visits.sum())) / 2.0
+
+
+def _visit_weighted_score(children):
+    """The visit-weighted mean of the children's rollout scores (points), or None."""
+    visits = children['n_r'].astype(float)
+    if visits.sum() <= 0:
+        return None
+    return float((visits * children['score']).sum() / visits.sum())

@@ -38,7 +38,7 @@ class SearchConfig:
     sim_threads: int = 0         # simulation threads (C, GIL released); 0: the cores the
                                  # network thread leaves free, at least 1 (tools/bench_search.py)
     net_threads: int = 1         # torch intra-op threads for the network thread
-    max_nodes: int = 2_000_000   # node pool cap (~40 bytes a node): memory stays bounded
+    max_nodes: int = 2_000_000   # node pool cap (~48 bytes a node): memory stays bounded
     pass_prior: float = 0.01     # prior of the pass move (the policy network has no pass output)
     root_policy_wait: float = 0.5  # longest wait (s) for the root's SL priors before searching,
     root_policy_wait_share: float = 0.25  # and at most this share of the move's time

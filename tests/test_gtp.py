@@ -20,7 +20,11 @@ from goengine.game import GameState
 from goengine.gtp import GtpEngine
 from goengine.gtp_commands import format_lz_info
 from goengine.gtp_protocol import parse_command, preprocess
+from goengine.mcts_player import MCTSPlayer
 from goengine.player import MoveInfo, PolicyPlayer, SimplePlayer
+from goengine.search_config import SearchConfig
+from ladder_vs_gnugo import GnuGo
+from tests.test_ladders_gnugo import GNUGO
 
 REPO = Path(__file__).resolve().parent.parent
 GTP_MAIN = REPO / 'gtp_main.py'
@@ -604,7 +608,8 @@ def test_kata_analyze_reports_fractions_and_ownership_for_the_side_to_move(e):
     assert response.startswith('=\n') and response.endswith('\n\n') and lines
     info, _, values = lines[-1].partition(' ownership ')
     for entry in re.split(r' (?=info move)', info):
-        assert re.fullmatch(r'info move [A-HJ]\d visits \d+ winrate [01]\.\d{6} prior [01]\.\d{6} '
+        assert re.fullmatch(r'info move [A-HJ]\d visits \d+ winrate [01]\.\d{6} '
+                            r'(scoreLead -?\d+\.\d\d )?prior [01]\.\d{6} '
                             r'lcb [01]\.\d{6} order \d+ pv( [A-HJ]\d| pass)+', entry), entry
     own = [float(v) for v in values.split()]
     assert len(own) == 81 and all(-1 <= v <= 1 for v in own)
@@ -620,6 +625,29 @@ def test_kata_analyze_reports_fractions_and_ownership_for_the_side_to_move(e):
                 'kata-analyze b 10 rootInfo true']:
         e.interrupt.clear()
         fail(e, bad, 'syntax error')
+
+
+def test_kata_analyze_score_lead_matches_gnugos_count():
+    """A searching player's kata-analyze gives each move's scoreLead for the side to move;
+    on a board with nothing left to play it is the count itself, which GNU Go's
+    final_score (area rules) confirms."""
+    from tests.test_search import settled_game
+    engine = make_engine(player=MCTSPlayer(config=SearchConfig(mixing=1.0, sim_threads=1)))
+    engine.game = settled_game(WHITE)
+    threading.Timer(0.5, engine.interrupt.set).start()
+    response = engine.handle('kata-analyze W 10')
+    leads = re.findall(r'winrate [01]\.\d{6} scoreLead (-?\d+\.\d\d) prior', response)
+    assert leads and set(leads) == {'-1.50'}, response
+    engine.player.close()
+    if GNUGO is None:
+        pytest.skip('GNU Go is not installed')
+    gnugo = GnuGo(GNUGO, ('--chinese-rules',))
+    try:
+        gnugo.send('komi 7.5')
+        gnugo.set_position(settled_game(WHITE).board)
+        assert gnugo.send('final_score') == 'B+1.5'
+    finally:
+        gnugo.close()
 
 
 def test_lz_genmove_analyze(e):

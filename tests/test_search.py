@@ -85,9 +85,11 @@ def test_backup_arithmetic_and_signs():
 
     leaf = tree.descend_once()
     assert leaf == a                                 # a stub: no expansion on its first visit
-    tree.backup_once(leaf, rollout=+1)               # white (to move at a) wins the rollout
+    tree.backup_once(leaf, rollout=+1, score=4.5)    # white (to move at a) wins by 4.5
     assert (tree.node(a)['n_r'], tree.node(a)['w_r']) == (1, -1)   # a's mover is black
     assert (tree.node(root)['n_r'], tree.node(root)['w_r']) == (1, 1)
+    assert (tree.node(a)['n_s'], tree.node(a)['w_s']) == (1, -4.5)
+    assert (tree.node(root)['n_s'], tree.node(root)['w_s']) == (1, 4.5)
 
     b = tree.descend_once()                          # a passed n_thr = 0: expanded, one step more
     assert tree.node(b)['parent'] == a and tree.node(a)['num_children'] > 0
@@ -99,6 +101,11 @@ def test_backup_arithmetic_and_signs():
     assert (tree.node(root)['n_r'], tree.node(root)['w_r']) == (2, 2)
     assert (tree.node(root)['n_v'], tree.node(root)['w_v']) == (1, -0.5)
     assert tree.node(a)['q'] == pytest.approx(0.5 * 0.5 + 0.5 * (-2 / 2))
+    assert tree.node(a)['n_s'] == 1                  # b's backup carried no score
+    tree.backup_once(b, score=-2.5)                  # black to move at b loses by 2.5
+    assert (tree.node(b)['n_s'], tree.node(b)['w_s']) == (1, 2.5)
+    assert (tree.node(a)['n_s'], tree.node(a)['w_s']) == (2, -7.0)
+    assert tree.children()['score'][0] == pytest.approx(-3.5)   # a's mean, black's view
 
 
 def test_most_visited_move_is_chosen():
@@ -420,6 +427,35 @@ def test_analysis_shows_a_barely_visited_move_at_the_roots_win_rate():
                                                          ('move', 'q', 'n_r'))) if n > 0}
     assert any(raw[info.move] != root for info in few)      # their own Q would differ
     assert all(info.winrate == pytest.approx(raw[info.move]) for info in many)
+    search.close()
+
+
+def settled_game(to_move):
+    """9x9 with nothing left to play: Black owns columns A-E (45 points), White F-J
+    (36), every empty point a one-point eye. Black wins by 45 - 36 - 7.5 = 1.5."""
+    size, eyes = 9, {'b2', 'b5', 'b8', 'd2', 'd5', 'd8', 'g2', 'g5', 'g8', 'j3', 'j7'}
+    black, white = [], []
+    for col in 'abcdefghj':
+        for row in range(1, size + 1):
+            v = f'{col}{row}'
+            if v not in eyes:
+                (black if col <= 'e' else white).append(coords.from_gtp(v, size))
+    game = GameState(size, 7.5)
+    game.setup(black=black, white=white, to_move=to_move)
+    return game
+
+
+@pytest.mark.parametrize('color, lead', [(BLACK, 1.5), (WHITE, -1.5)])
+def test_score_lead_is_the_rollouts_final_score_for_the_side_to_move(color, lead):
+    """On a board with nothing left to play, every rollout ends at the true area
+    score, so each move's score lead is exactly that, from the mover's view."""
+    search = Search(config=SearchConfig(mixing=1.0, sim_threads=1, seed=2))
+    search.set_position(settled_game(color), color)
+    search.run(max_sims=300)
+    infos = search.infos()
+    assert infos and sum(info.visits for info in infos) >= 290
+    assert all(info.score_lead == pytest.approx(lead) for info in infos)
+    assert search.infos()[0].winrate == (1.0 if lead > 0 else 0.0)
     search.close()
 
 

@@ -128,8 +128,11 @@ test('kata-analyze with ownership, as Sabaki sends it, streams until the next co
     assert.ok(values.every(v => v >= -1 && v <= 1))
     assert.ok(values[4 * 9 + 4] < 0, 'E5 is Black\'s, seen from White to move')
     for (const entry of line.slice(0, match.index).split(/(?=info move)/)) {
-      assert.match(entry.trim(),
-        /^info move [A-HJ][1-9] visits \d+ winrate [01]\.\d+ prior [01]\.\d+ lcb [01]\.\d+ order \d+ pv( [A-HJ][1-9]| pass)+$/)
+      const m = entry.trim().match(
+        /^info move [A-HJ][1-9] visits \d+ winrate [01]\.\d+ (?:scoreLead (-?\d+\.\d+) )?prior [01]\.\d+ lcb [01]\.\d+ order \d+ pv( [A-HJ][1-9]| pass)+$/)
+      assert.ok(m, entry)
+      // a searching player adds its score lead for White to move, in points
+      assert.ok(m[1] === undefined || Math.abs(parseFloat(m[1])) <= 81 + 7.5, entry)
     }
   }
   assert.strictEqual(analysis.next.content, 'goengine')

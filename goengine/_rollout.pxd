@@ -24,6 +24,7 @@ ctypedef struct RolloutModel:
     float* rollout_gammas       # exp(rollout_weights)
     float* tree_weights         # the tree policy's weights
 
+cdef void rollout_play(const RolloutModel* model, BoardState* b, uint64_t* rng) noexcept nogil
 cdef int rollout_result(const RolloutModel* model, BoardState* b, double komi,
                         uint64_t* rng) noexcept nogil
 cdef void tree_priors(const RolloutModel* model, const BoardState* b,

@@ -634,6 +634,11 @@ cdef int _play_out(const RolloutModel* model, BoardState* b, uint64_t* rng,
     return moves
 
 
+cdef void rollout_play(const RolloutModel* model, BoardState* b, uint64_t* rng) noexcept nogil:
+    """Play b to the end in place (the caller scores it)."""
+    _play_out(model, b, rng, NULL, NULL)
+
+
 cdef int rollout_result(const RolloutModel* model, BoardState* b, double komi,
                         uint64_t* rng) noexcept nogil:
     """Play b to the end in place; +1 if the player to move at the start wins

@@ -36,7 +36,7 @@ from goengine._board cimport (
     Board, BoardState, EMPTY, MAX_POINTS, PASS_POINT, area_counts, board_clear, copy_state,
     is_legal, is_true_eye, play_move, point_of,
 )
-from goengine._rollout cimport RolloutModel, RolloutPolicy, rollout_result, tree_priors
+from goengine._rollout cimport RolloutModel, RolloutPolicy, rollout_play, tree_priors
 
 cdef extern from "<pthread.h>" nogil:
     ctypedef struct pthread_mutex_t:
@@ -129,17 +129,9 @@ cdef inline double score_for(const BoardState* b, double komi, int color) noexce
     return white - black + komi
 
 
-cdef inline int result_for(const BoardState* b, double komi, int color) noexcept nogil:
-    """+1 if `color` wins the finished position by area score, -1 if it loses, 0 on a tie."""
-    cdef int black, white
-    cdef double score
-    area_counts(b, &black, &white)
-    score = black - white - komi          # > 0: black wins
-    if score == 0:
-        return 0
-    if (score > 0) == (color == 1):
-        return 1
-    return -1
+cdef inline int sign_of(double score) noexcept nogil:
+    """+1 for a win, -1 for a loss, 0 for a tie."""
+    return 1 if score > 0 else -1 if score < 0 else 0
 
 
 # ---------------------------------------------------------------------------
@@ -475,8 +467,10 @@ cdef class Tree:
         self.sims_started += 1
         leaf = self.descend(b)
         terminal = b.passes >= 2
+        color = b.to_move
         if terminal:
-            z = result_for(b, self.komi, b.to_move)
+            score = score_for(b, self.komi, color)
+            z = sign_of(score)
             if self.use_value:
                 self.backup_value(leaf, -z)   # the exact outcome serves both statistics
         elif self.use_value:
@@ -489,10 +483,10 @@ cdef class Tree:
                     self.skipped_values += 1
         pthread_mutex_unlock(&self.lock)
         t2 = now()
-        color = b.to_move
         if not terminal:
-            z = rollout_result(self.rollout_model, b, self.komi, rng)
-        score = score_for(b, self.komi, color)
+            rollout_play(self.rollout_model, b, rng)
+            score = score_for(b, self.komi, color)
+            z = sign_of(score)
         t3 = now()
         pthread_mutex_lock(&self.lock)
         self.backup_rollout(leaf, -z)     # z is for the player to move at the leaf

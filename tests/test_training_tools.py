@@ -255,6 +255,24 @@ def test_value_training_from_policy_and_eval(data, tmp_path, capsys):
     assert lines[-1].startswith("mse=") and lines[-1].endswith(f"positions={games}")
     phases = [re.search(r": mse=[\d.]+ positions=(\d+)$", line) for line in lines[-4:-1]]
     assert all(phases) and sum(int(m.group(1)) for m in phases) == games
+    tool("calibration").main([f"--weights={weights}", f"--sgf={data}", "--limit=0"])
+    lines = capsys.readouterr().out.strip().splitlines()
+    assert re.fullmatch(rf"ece=[\d.]+ positions={games}", lines[-1])
+    rows = [re.match(r" *\d+- *\d+ % +(\d+) ", line) for line in lines[1:-1]]
+    assert all(rows) and sum(int(m.group(1)) for m in rows) == games
+
+
+def test_calibration_table_groups_by_predicted_win_rate():
+    table = tool("calibration").calibration_table
+    predicted = [0.05, 0.15, 0.12, 0.95, 0.99, 1.0, 0.55]
+    won = [0, 1, 0, 1, 1, 0, 1]
+    rows, ece = table(predicted, won)
+    assert [(low, n) for low, _, n, _, _ in rows] == [(0.0, 1), (0.1, 2), (0.5, 1), (0.9, 3)]
+    assert rows[1][3] == pytest.approx(0.135) and rows[1][4] == pytest.approx(0.5)
+    assert rows[3][3] == pytest.approx(0.98) and rows[3][4] == pytest.approx(2 / 3)
+    expected = (0.05 + 2 * abs(0.135 - 0.5) + 0.45 + 3 * abs(0.98 - 2 / 3)) / 7
+    assert ece == pytest.approx(expected)
+    assert table([0.3] * 10, [1, 0, 0, 1, 0, 0, 1, 0, 0, 0])[1] == pytest.approx(0.0)
 
 
 def test_sigterm_writes_checkpoint_and_stops(data, tmp_path, monkeypatch):

@@ -26,7 +26,7 @@ PHASES = ("opening (first third of the game)", "middle game (second third)",
 
 
 def sampled_example(maker, game, rng):
-    """(planes, target, phase 0/1/2) at one random eligible move of `game`, or None."""
+    """(planes, target, phase 0/1/2, move index) at one random eligible move of `game`, or None."""
     eligible = maker.eligible(game)
     if not eligible:
         return None
@@ -35,7 +35,7 @@ def sampled_example(maker, game, rng):
     if not examples:   # the record broke before that move
         return None
     planes, target = examples[0]
-    return planes, target, min(2, 3 * pick // len(game.moves))
+    return planes, target, min(2, 3 * pick // len(game.moves)), pick
 
 
 def main(argv=None):
@@ -47,8 +47,8 @@ def main(argv=None):
     errors, batch = [], []
 
     def flush():
-        values = evaluator.value(np.stack([planes for planes, _, _ in batch]))
-        for value, (_, target, phase) in zip(values, batch):
+        values = evaluator.value(np.stack([planes for planes, _, _, _ in batch]))
+        for value, (_, target, phase, _) in zip(values, batch):
             squared[phase] += (float(value) - target) ** 2
             count[phase] += 1
         batch.clear()

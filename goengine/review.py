@@ -4,8 +4,8 @@
 
 writes `game-reviewed.sgf` and `game-winrate.png` beside the game. Each move
 gets a comment (the mover's win rate before and after it, the engine's
-preferred move and its win rate, and the principal variation, which is also
-added as a variation); a move that loses more than --doubtful of the win rate
+preferred move and its win rate, the principal variation, which is also
+added as a variation, and the rollouts' mean score); a move that loses more than --doubtful of the win rate
 is marked DO[] (doubtful), more than --bad BM[1] (bad move); the engine's own
 choice is marked TE[1] (good move) and a move that gains on the engine's
 expectation IT[] (interesting). Win rates are for the side to move, as Sabaki
@@ -34,9 +34,10 @@ class ReviewError(Exception):
 class Position:
     """What the search found in one position of the game (before move `number`)."""
 
-    def __init__(self, number, color, winrate, visits, best, best_winrate, pv):
+    def __init__(self, number, color, winrate, visits, best, best_winrate, pv, score=None):
         self.number, self.color, self.winrate, self.visits = number, color, winrate, visits
         self.best, self.best_winrate, self.pv = best, best_winrate, pv
+        self.score = score   # points the mover ends ahead by (the rollouts' mean), or None
 
 
 def read_record(path):
@@ -76,7 +77,7 @@ def analyse(record, player, seconds=None, visits=None, progress=None):
             if infos:
                 best = infos[0]
                 positions.append(Position(number, color, winrate, search.root_visits(), best.move,
-                                          best.winrate, best.pv))
+                                          best.winrate, best.pv, search.root_score()))
             else:   # nothing to search (no legal move but pass)
                 positions.append(Position(number, color, winrate, 0, PASS, winrate, []))
             if progress:
@@ -119,6 +120,10 @@ def annotate(data, record, positions, bad, doubtful):
                  + ('' if loss is None else f' ({-100 * loss:+.1f})') + '.',
                  f'goengine prefers {vertex(here.best, size)} ({percent(here.best_winrate)}, '
                  f'{here.visits} visits).']
+        if here.score is not None:
+            leader = here.color if here.score >= 0 else BLACK + WHITE - here.color
+            lines.append(f"Score estimate before this move: {'Black' if leader == BLACK else 'White'} "
+                         f'ahead by {abs(here.score):.1f} points (mean of the rollouts).')
         if here.pv:
             lines.append('Variation: ' + ' '.join(vertex(m, size) for m in here.pv))
         old = node.get('C') + '\n\n' if node.has_property('C') else ''

@@ -292,6 +292,12 @@ class Search:
         search is short, as in a game review; None before any visit."""
         return _visit_weighted_winrate(self.tree.children())
 
+    def root_score(self):
+        """By how many points the player to move ends ahead, over all the root's
+        simulations (the visit-weighted mean of its moves' rollout scores); None
+        before any visit."""
+        return _visit_weighted_score(self.tree.children())
+
     def infos(self, count=10):
         """The most visited root moves as MoveInfo (win rates for the player to move).
 

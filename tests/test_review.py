@@ -1,5 +1,6 @@
 """goengine-review on a real game: the reviewed SGF, the win-rate graph, bad input, Ctrl-C."""
 
+import re
 import shutil
 import subprocess
 import sys
@@ -38,6 +39,8 @@ def test_review_comments_every_move_and_draws_the_graph(game_file, capsys):
     for node in nodes:
         comment = node.get('C')
         assert 'win rate' in comment and 'goengine prefers' in comment, comment
+        assert re.search(r'Score estimate before this move: (Black|White) ahead by \d+\.\d points',
+                         comment), comment
     marks = sum(any(node.has_property(p) for p in ('BM', 'DO', 'TE', 'IT')) for node in nodes)
     assert marks > 0
     variations = sum(len(node.parent) > 1 for node in nodes)    # the engine's line beside the move

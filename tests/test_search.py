@@ -455,6 +455,7 @@ def test_score_lead_is_the_rollouts_final_score_for_the_side_to_move(color, lead
     infos = search.infos()
     assert infos and sum(info.visits for info in infos) >= 290
     assert all(info.score_lead == pytest.approx(lead) for info in infos)
+    assert search.root_score() == pytest.approx(lead)
     assert search.infos()[0].winrate == (1.0 if lead > 0 else 0.0)
     search.close()
 

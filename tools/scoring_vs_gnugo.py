@@ -10,9 +10,12 @@ Reported for each: the share of stones whose dead/alive call equals GNU
 Go's, the positions where the whole dead set equals GNU Go's, and how often
 the area score names the recorded winner (the records were counted by
 territory, so a margin of a point or so may flip; GNU Go's own line shows
-how often that happens).
+how often that happens). Each estimator's area margin is also compared with
+GNU Go's (mean absolute difference in points); with --search-sims N so is
+the search's score estimate (what kata-analyze reports as scoreLead: the
+mean final score of the rollouts after N simulations from the final position).
 
-    python tools/scoring_vs_gnugo.py [--games 100] [--sgf FILE] [--playouts 400]
+    python tools/scoring_vs_gnugo.py [--games 100] [--sgf FILE] [--playouts 400] [--search-sims 0]
 
 Last line: `stones_light=0.XXXX stones_rollout=0.XXXX games=N`.
 """
@@ -64,8 +67,25 @@ def stones_of(board):
     return [m for m in range(board.size * board.size) if board.color_at(m)]
 
 
+def search_score(game, rollout, sims, seed):
+    """The search's mean rollout score for Black at the game's final position."""
+    from goengine import BLACK
+    from goengine.game import from_record
+    from goengine.search import Search
+    from goengine.search_config import SearchConfig
+    state = from_record(game)
+    search = Search(rollout=rollout, config=SearchConfig(mixing=1.0, sim_threads=1, seed=seed))
+    try:
+        search.set_position(state, state.to_move)
+        search.run(max_sims=sims)
+        score = search.root_score() or 0.0
+    finally:
+        search.close()
+    return score if state.to_move == BLACK else -score
+
+
 def compare(sgf_path, count, playouts=scoring.DEFAULT_PLAYOUTS, rollout_weights=DEFAULT_PATH,
-            seed=1, gnugo_path=GNUGO):
+            seed=1, gnugo_path=GNUGO, search_sims=0):
     """Score the final boards of `count` counted games every way; the totals.
 
     {"games", "stones", "gnugo_winner", "light": {...}, "rollout": {...}} where
@@ -73,8 +93,9 @@ def compare(sgf_path, count, playouts=scoring.DEFAULT_PLAYOUTS, rollout_weights=
     with GNU Go's dead set), "winner" (recorded winner named) and "seconds".
     """
     estimators = {"light": None, "rollout": load_rollout(rollout_weights)}
-    totals = {name: dict(stones=0, exact=0, winner=0, seconds=0.0) for name in estimators}
-    totals.update(games=0, stones=0, gnugo_winner=0)
+    totals = {name: dict(stones=0, exact=0, winner=0, seconds=0.0, margin_error=0.0)
+              for name in estimators}
+    totals.update(games=0, stones=0, gnugo_winner=0, search_error=0.0)
     gnugo = GnuGo(gnugo_path, ("--chinese-rules",))
     try:
         for game in counted_games(sgf_path, count, seed):
@@ -94,7 +115,12 @@ def compare(sgf_path, count, playouts=scoring.DEFAULT_PLAYOUTS, rollout_weights=
                 t["seconds"] += time.perf_counter() - start
                 t["stones"] += sum((m in dead) == (m in theirs) for m in stones)
                 t["exact"] += dead == theirs
-                t["winner"] += scoring.winner(scoring.final_score(board, dead)) == game.winner
+                margin = scoring.final_score(board, dead)
+                t["winner"] += scoring.winner(margin) == game.winner
+                t["margin_error"] += abs(margin - their_margin)
+            if search_sims:
+                score = search_score(game, estimators["rollout"], search_sims, seed)
+                totals["search_error"] += abs(score - their_margin)
     finally:
         gnugo.close()
     return totals
@@ -108,8 +134,11 @@ def main(argv=None):
     parser.add_argument("--playouts", type=int, default=scoring.DEFAULT_PLAYOUTS)
     parser.add_argument("--rollout-weights", default=DEFAULT_PATH)
     parser.add_argument("--seed", type=int, default=1)
+    parser.add_argument("--search-sims", type=int, default=0,
+                        help="also compare the search's score estimate after this many simulations")
     args = parser.parse_args(argv)
-    t = compare(args.sgf, args.games, args.playouts, args.rollout_weights, args.seed)
+    t = compare(args.sgf, args.games, args.playouts, args.rollout_weights, args.seed,
+                search_sims=args.search_sims)
     games, stones = t["games"], max(1, t["stones"])
     print(f"{games} held-out games that ended by counting, {t['stones']} stones on their final boards")
     print(f"GNU Go final_score names the recorded winner in {t['gnugo_winner']}/{games}")
@@ -117,7 +146,11 @@ def main(argv=None):
         e = t[name]
         print(f"{name:8s}: stones agreeing with GNU Go {e['stones'] / stones:.4f}, "
               f"same dead set {e['exact']}/{games}, recorded winner {e['winner']}/{games}, "
+              f"margin off GNU Go's by {e['margin_error'] / max(1, games):.2f} points on average, "
               f"{1000 * e['seconds'] / max(1, games):.0f} ms a position ({args.playouts} playouts)")
+    if args.search_sims:
+        print(f"search  : mean rollout score after {args.search_sims} simulations off GNU Go's "
+              f"margin by {t['search_error'] / max(1, games):.2f} points on average")
     print(f"stones_light={t['light']['stones'] / stones:.4f} "
           f"stones_rollout={t['rollout']['stones'] / stones:.4f} games={games}")
 

@@ -113,6 +113,43 @@ def test_against_gnugo_with_a_tiny_cap(tmp_path, capsys):
     assert len(record.get_main_sequence()) == 7
 
 
+def test_handicap_games_keep_the_taker_black_and_white_moves_first(tmp_path, capsys):
+    lines, last = run_match(capsys, tmp_path, '--games', '2', '--max-moves', '3', '--komi', '0.5',
+                            '--handicap', '3', '--ours', OURS, '--opponent', OURS,
+                            '--scorer', 'none')
+    assert '3 handicap stones to opponent' in lines[3]
+    games = [line for line in lines if line.startswith('game ')]
+    assert all(g.startswith(f'game {n}: B opponent W ours') for n, g in zip((1, 2), games))
+    for number in (1, 2):
+        record = sgf.Sgf_game.from_bytes((tmp_path / f'game-{number:03d}.sgf').read_bytes())
+        root = record.get_root()
+        assert root.get('HA') == 3 and root.get('KM') == 0.5
+        assert root.get_setup_stones()[0] == {(2, 2), (6, 6), (6, 2)}  # C3 G7 C7 (GTP 4.1.1)
+        assert [node.get_move()[0] for node in record.get_main_sequence()[1:]] == ['w', 'b', 'w']
+
+
+def test_a_handicap_engine_that_places_nonsense_forfeits(tmp_path, capsys):
+    fake = tmp_path / 'fake_engine.py'
+    fake.write_text(FAKE_ENGINE)   # answers fixed_handicap with an empty list
+    lines, last = run_match(capsys, tmp_path, '--games', '1', '--handicap', '2', '--ours', OURS,
+                            '--opponent', f'{shlex.quote(sys.executable)} {shlex.quote(str(fake))} '
+                                          'fine', '--scorer', 'none')
+    game = next(line for line in lines if line.startswith('game 1'))
+    assert game.startswith('game 1: B opponent W ours: W+F (illegal move/refusal, 0 moves)'), game
+    assert '0 points for 2 stones' in game
+
+
+@pytest.mark.skipif(GNUGO is None, reason='GNU Go is not installed (apt-get install gnugo)')
+def test_the_scorer_counts_the_handicap_stones(tmp_path, capsys):
+    # Three black stones against two moves: GNU Go counts Black ahead only if it was told
+    # about the handicap (without it the board is one stone each and komi wins for White).
+    lines, last = run_match(capsys, tmp_path, '--games', '1', '--max-moves', '2', '--komi', '0.5',
+                            '--handicap', '3', '--ours', OURS, '--opponent', OURS,
+                            '--scorer', f'{GNUGO} --mode gtp --chinese-rules')
+    game = next(line for line in lines if line.startswith('game 1'))
+    assert re.search(r'score ours B\+[\d.]+ scorer B\+[\d.]+ agree', game), game
+
+
 def test_parse_score():
     assert match.parse_score('B+3.5') == 3.5
     assert match.parse_score('W+12') == -12

@@ -14,7 +14,8 @@ Go's life-and-death reading is better than our playout heuristic. Our score
 decides only when there is no scorer or it fails.
 
 Every game gets fresh engine processes (a crash cannot leak into the next
-game), colours alternate (ours is Black in odd-numbered games), and each
+game), colours alternate (ours is Black in odd-numbered games) unless the
+game has a handicap (then the side taking it is Black in every game), and each
 game is written as SGF with the engines' stderr logs beside it. Games end on
 two passes, a resignation or the move cap (then adjudicated the same way). The last line is `wins W losses L draws D games N win_rate ...`
 with a 95% Wilson score interval.
@@ -151,7 +152,7 @@ def ask(sides, color, command, timeout):
         raise Forfeit(color, 'illegal', str(exc)) from None
 
 
-def start(sides, size, komi, log_prefix, startup_timeout):
+def start(sides, game, handicap, log_prefix, startup_timeout):
     for color, side in sides.items():
         try:
             side.proc = GtpProcess(side.command, side.label,
@@ -159,9 +160,30 @@ def start(sides, size, komi, log_prefix, startup_timeout):
         except EngineCrashed as exc:
             raise Forfeit(color, 'crash', str(exc)) from None
         side.name = ask(sides, color, 'name', startup_timeout) or side.label
-        for command in [f'boardsize {size}', 'clear_board', f'komi {komi}',
+        for command in [f'boardsize {game.size}', 'clear_board', f'komi {game.komi}',
                         *side.clock.setup_commands()]:
             ask(sides, color, command, startup_timeout)
+    if handicap:
+        place_handicap(sides, game, handicap, startup_timeout)
+
+
+def place_handicap(sides, game, stones, timeout):
+    """GTP's fixed placement: Black's engine names the points (fixed_handicap),
+    White's is told them (set_free_handicap), and White moves first.
+
+    Points that are not the requested number of distinct legal vertices
+    forfeit the game for Black's engine, as an illegal move would.
+    """
+    reply = ask(sides, BLACK, f'fixed_handicap {stones}', timeout)
+    try:
+        points = [coords.from_gtp(word.lower(), game.size) for word in reply.split()]
+        if len(points) != stones:
+            raise ValueError(f'{len(points)} points for {stones} stones')
+        game.place_handicap(points)
+    except ValueError as exc:   # GameError is a ValueError
+        raise Forfeit(BLACK, 'illegal', f'{sides[BLACK].label} placed handicap '
+                                        f'{reply!r}: {exc}') from None
+    ask(sides, WHITE, f'set_free_handicap {reply}', timeout)
 
 
 def play_moves(game, sides, max_moves, on_move=None):
@@ -217,14 +239,20 @@ def scorer_score(game, command, log_path, timeout=300):
     with GtpProcess(command, 'scorer', stderr_path=log_path, cwd=REPO) as scorer:
         for cmd in [f'boardsize {game.size}', 'clear_board', f'komi {game.komi}']:
             scorer.send(cmd, 30)
+        if game.setup_black:
+            stones = ' '.join(coords.to_gtp(p, game.size) for p in game.setup_black)
+            scorer.send(f'set_free_handicap {stones}', 30)
         for color, move in game.moves:
             scorer.send(f'play {COLOR_LETTER[color]} {coords.to_gtp(move, game.size)}', 30)
         return parse_score(scorer.send('final_score', timeout))
 
 
 def play_game(number, ours, opponent, ours_black, size, komi, max_moves, out_dir,
-              scorer=None, startup_timeout=120, on_move=None):
-    """Play one game in fresh processes, score it, write its SGF; a GameResult."""
+              scorer=None, startup_timeout=120, on_move=None, handicap=0):
+    """Play one game in fresh processes, score it, write its SGF; a GameResult.
+
+    handicap: stones Black places before White's first move (0: an even game).
+    """
     sides = {BLACK: ours, WHITE: opponent} if ours_black else {BLACK: opponent, WHITE: ours}
     for side in sides.values():
         side.proc, side.move_times = None, []
@@ -233,7 +261,7 @@ def play_game(number, ours, opponent, ours_black, size, komi, max_moves, out_dir
     result = GameResult(number, sides[BLACK].label, sides[WHITE].label, None, '', '', 0)
     failed = None
     try:
-        start(sides, size, komi, prefix, startup_timeout)
+        start(sides, game, handicap, prefix, startup_timeout)
         result.reason, resigned = play_moves(game, sides, max_moves, on_move)
         if resigned:
             result.winner = WHITE if resigned == BLACK else BLACK
@@ -379,6 +407,12 @@ def build_parser():
                         'counts them all (a match may span several sessions)')
     p.add_argument('--size', type=int, default=19)
     p.add_argument('--komi', type=float, default=7.5)
+    p.add_argument('--handicap', type=int, default=0,
+                   help='handicap stones in fixed placement (GTP fixed_handicap), taken '
+                        'by --handicap-taker as Black in every game; give --komi too, '
+                        'usually 0.5 (default: 0, even games with alternating colours)')
+    p.add_argument('--handicap-taker', choices=('opponent', 'ours'), default='opponent',
+                   help='the side that takes the handicap stones (default: %(default)s)')
     p.add_argument('--ours', default=None,
                    help='our engine command line (default: this python gtp_main.py --weights '
                         'weights/sl.pt); e.g. "... gtp_main.py --weights none"')
@@ -411,9 +445,11 @@ def main(argv=None):
     opponent = Side('opponent', args.opponent, MoveLimit(args.opponent_timeout))
     scorer = None if args.scorer.lower() == 'none' else args.scorer
     max_moves = args.max_moves or 2 * args.size * args.size
+    handicap = (f', {args.handicap} handicap stones to {args.handicap_taker}'
+                if args.handicap else '')
     print(f'ours: {ours_cmd}\nopponent: {args.opponent}\nscorer: {scorer}\n'
-          f'{args.games} games {args.size}x{args.size} komi {args.komi:g}, cap {max_moves} moves, '
-          f'output {out}', flush=True)
+          f'{args.games} games {args.size}x{args.size} komi {args.komi:g}{handicap}, '
+          f'cap {max_moves} moves, output {out}', flush=True)
     earlier = earlier_outcomes(out / 'results.txt')
     first = max(earlier, default=0) + 1
     if earlier:
@@ -421,8 +457,11 @@ def main(argv=None):
     results = []
     with open(out / 'results.txt', 'a') as log:
         for number in range(first, args.games + 1):
-            r = play_game(number, ours, opponent, number % 2 == 1, args.size, args.komi,
-                          max_moves, out, scorer, args.startup_timeout)
+            ours_black = (args.handicap_taker == 'ours' if args.handicap
+                          else number % 2 == 1)
+            r = play_game(number, ours, opponent, ours_black, args.size, args.komi,
+                          max_moves, out, scorer, args.startup_timeout,
+                          handicap=args.handicap)
             results.append(r)
             line = describe(r)
             print(line, flush=True)

@@ -108,6 +108,11 @@ def build_parser():
     p.add_argument('--policy-only', action='store_true',
                    help='no search: play the SL policy network\'s most probable sensible '
                         'move at once (the raw network, for comparisons)')
+    p.add_argument('--temperature', type=nonnegative_float, default=None, metavar='T',
+                   help='with --policy-only: sample the move with probability proportional '
+                        'to p ** (1/T) instead of playing the most probable one: an easier '
+                        'opponent, weaker the higher T (1: the network\'s move distribution; '
+                        'see README, Playing strength)')
     p.add_argument('--resign-threshold', type=probability, default=0.10, metavar='P',
                    help='resign when the estimated win rate falls below P, never in the '
                         'opening (default: %(default)s; 0 disables)')
@@ -161,6 +166,9 @@ def main(argv=None):
     except RolloutLoadError as exc:
         log(f'goengine: error: cannot load rollout policy: {exc}')
         return 2
+    if args.temperature is not None and not args.policy_only:
+        log('goengine: --temperature is for the policy player: add --policy-only')
+        return 2
     if args.mixing is not None and args.mixing < 1 and not value_weights:
         log(f'goengine: --lambda {args.mixing} needs a value network (--value-weights FILE)')
         return 2
@@ -168,7 +176,8 @@ def main(argv=None):
         kind = ('random' if str(weights).lower() == 'none' else
                 'policy' if args.policy_only else 'search')
         engine_player = loading.load_player(kind, weights, value_weights, rollout, args.threads,
-                                            args.resign_threshold, search_config(args), log)
+                                            args.resign_threshold, search_config(args), log,
+                                            temperature=args.temperature)
     except Exception as exc:   # NetworkLoadError, or torch failing on a strange file
         log(f'goengine: error: cannot load network: {exc}')
         log('goengine: pass --weights FILE, or --weights none for a random test player')

@@ -39,12 +39,13 @@ def value_weights_beside(policy_weights):
 
 
 def load_player(kind, weights=None, value_weights=None, rollout=None, threads=None,
-                resign_threshold=0.10, config=None, log=None):
+                resign_threshold=0.10, config=None, log=None, temperature=None):
     """The player of `kind` (KINDS) with the networks in `weights` / `value_weights`.
 
     rollout: a RolloutPolicy (load_rollout()); None loads the default.
     threads: torch threads for network inference (the search's default is
     config.net_threads). The search without networks runs on rollouts alone.
+    temperature: the policy player's sampling temperature (None: greedy).
     Raises netfile.NetworkLoadError for a missing or corrupt network file.
     """
     if kind not in KINDS:
@@ -65,7 +66,8 @@ def load_player(kind, weights=None, value_weights=None, rollout=None, threads=No
     if kind == 'policy':
         if policy_eval is None:
             raise ValueError('the policy player needs policy weights')
-        player = PolicyPlayer(policy_eval, value_eval, resign_threshold=resign_threshold, log=log)
+        player = PolicyPlayer(policy_eval, value_eval, resign_threshold=resign_threshold, log=log,
+                              temperature=temperature)
         player.score_rollout = rollout
         return player
     from goengine.mcts_player import MCTSPlayer

@@ -3,7 +3,8 @@
 The engine's real player is the APV-MCTS search (goengine.mcts_player). Beside it:
 
 * `PolicyPlayer` plays the SL policy network's most probable sensible move
-  (AlphaGo's p_sigma played greedily, `--policy-only`), with the value
+  (AlphaGo's p_sigma played greedily, `--policy-only`), or samples one with a
+  temperature for a weaker opponent (`--temperature`), with the value
   network, if given, for win rates and resigning;
 * `SimplePlayer` plays a random sensible move; it needs no weights and is
   what `--weights none` gives, for testing the protocol.
@@ -88,6 +89,10 @@ class Player:
             report(self.candidates(game, color, mask=mask, probs=probs))
         if probs is None:
             probs = mask.astype(np.float32)
+        return self.choose(probs, mask)
+
+    def choose(self, probs, mask):
+        """The move to play from move probabilities over the sensible moves: the most probable."""
         return int(np.argmax(np.where(mask, probs, -1.0)))
 
     def analyze(self, game, color, report, interrupt, interval=1.0):
@@ -201,15 +206,25 @@ class PolicyPlayer(Player):
     `policy_eval` / `value_eval` are goengine.inference.NetworkEvaluator objects.
     Boards of another size than the network's are played by a SimplePlayer
     (with a note on stderr), since the network's per-point biases fix its size.
+
+    temperature: None or 0 plays the most probable move; T > 0 samples a move
+    with probability proportional to p ** (1 / T), the network's own mistakes
+    included, so the player is weaker the higher T (1: the network's move
+    distribution as trained on human games).
     """
 
     name = 'policy'
 
-    def __init__(self, policy_eval, value_eval=None, resign_threshold=0.10, log=None):
+    def __init__(self, policy_eval, value_eval=None, resign_threshold=0.10, log=None,
+                 temperature=None, seed=None):
         from goengine import features   # imported here: needs the compiled board
+        if temperature is not None and not temperature >= 0:
+            raise ValueError(f'temperature must be >= 0, got {temperature}')
         self.features = features
         self.policy_eval = policy_eval
         self.value_eval = value_eval
+        self.temperature = temperature or None
+        self.rng = np.random.default_rng(seed)
         self.resign_threshold = resign_threshold if value_eval is not None else 0.0
         self.fallback = SimplePlayer()
         self.log = log or (lambda msg: print(msg, file=sys.stderr, flush=True))
@@ -239,6 +254,16 @@ class PolicyPlayer(Player):
             return np.zeros(board.size * board.size, dtype=np.float32)
         planes = self.features.policy_planes(board)
         return np.asarray(self.policy_eval.policy(planes, legal_mask=mask), dtype=np.float32)
+
+    def choose(self, probs, mask):
+        """Greedy, or a sample at the player's temperature (sensible moves only)."""
+        if self.temperature is None:
+            return super().choose(probs, mask)
+        weights = np.where(mask, np.asarray(probs, dtype=np.float64), 0.0)
+        if weights.max() <= 0:
+            return super().choose(probs, mask)
+        weights = (weights / weights.max()) ** (1.0 / self.temperature)
+        return int(self.rng.choice(len(weights), p=weights / weights.sum()))
 
     def value(self, game, color):
         if self.value_eval is None or not self._fits(self.value_eval, game.size):

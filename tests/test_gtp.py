@@ -760,6 +760,34 @@ def test_policy_player_plays_most_probable_sensible_move(tiny_policy):
     assert max(float(x) for r in rows for x in r.split()) == 1.0
 
 
+def test_policy_player_with_a_temperature_samples_sensible_moves(tiny_policy):
+    greedy = PolicyPlayer(tiny_policy, log=lambda m: None)
+    e = make_engine(9, greedy)
+    ok(e, 'play b E5')
+    ok(e, 'play w D5')
+    probs = greedy.policy(e.game, BLACK)
+    mask = probs > 0
+    assert not mask[coords.from_gtp('e5', 9)] and not mask[coords.from_gtp('d5', 9)]
+    # A tiny temperature is greedy; T = 1 follows the network's probabilities.
+    cold = PolicyPlayer(tiny_policy, log=lambda m: None, temperature=1e-3, seed=1)
+    assert cold.choose(probs, mask) == int(np.argmax(probs))
+    warm = PolicyPlayer(tiny_policy, log=lambda m: None, temperature=1.0, seed=1)
+    draws = 20000
+    counts = np.bincount([warm.choose(probs, mask) for _ in range(draws)], minlength=81)
+    assert counts[~mask].sum() == 0
+    expected = probs * draws
+    assert np.all(np.abs(counts - expected) <= 5 * np.sqrt(expected) + 1)
+    # T = 2 flattens: the most probable move is picked less often than at T = 1.
+    hot = PolicyPlayer(tiny_policy, log=lambda m: None, temperature=2.0, seed=1)
+    top = int(np.argmax(probs))
+    assert sum(hot.choose(probs, mask) == top for _ in range(draws)) < counts[top]
+    with pytest.raises(ValueError):
+        PolicyPlayer(tiny_policy, log=lambda m: None, temperature=-1)
+    e = make_engine(9, warm)                        # through GTP: a legal move, every time
+    for _ in range(6):
+        coords.from_gtp(ok(e, f'genmove {"bw"[e.game.to_move - 1]}'), 9)
+
+
 def test_policy_player_on_other_board_sizes_falls_back(tiny_policy):
     notes = []
     e = make_engine(13, PolicyPlayer(tiny_policy, log=notes.append))
@@ -946,6 +974,13 @@ def test_main_corrupt_weights(tmp_path):
     bad.write_bytes(b'not a network')
     result = run_main(['--weights', str(bad)], 'name\n')
     assert result.returncode == 2 and result.stdout == '' and 'bad.pt' in result.stderr
+
+
+def test_main_temperature_needs_the_policy_player():
+    result = run_main(['--weights', 'none', '--temperature', '1'], 'name\n')
+    assert result.returncode == 2 and result.stdout == '' and '--policy-only' in result.stderr
+    result = run_main(['--weights', 'none', '--policy-only', '--temperature', '-1'], 'name\n')
+    assert result.returncode == 2 and result.stdout == '' and 'must be >= 0' in result.stderr
 
 
 def test_main_help_explains_flags():

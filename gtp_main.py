@@ -149,6 +149,9 @@ def main(argv=None):
     if args.margin < 0:
         log('goengine: --margin must be >= 0')
         return 2
+    if args.temperature is not None and not args.policy_only:
+        log('goengine: --temperature is for the policy player: add --policy-only')
+        return 2
 
     from goengine import gtp, gtp_protocol, loading
     from goengine.rollout_weights import RolloutLoadError
@@ -165,9 +168,6 @@ def main(argv=None):
             resolve(args.rollout_weights) if args.rollout_weights else None, log)
     except RolloutLoadError as exc:
         log(f'goengine: error: cannot load rollout policy: {exc}')
-        return 2
-    if args.temperature is not None and not args.policy_only:
-        log('goengine: --temperature is for the policy player: add --policy-only')
         return 2
     if args.mixing is not None and args.mixing < 1 and not value_weights:
         log(f'goengine: --lambda {args.mixing} needs a value network (--value-weights FILE)')

@@ -141,13 +141,14 @@ class GtpEngine:
         return move_text(move, self.game.size)
 
     def score(self):
-        """(score, dead stones) for the current position, cached by position."""
+        """(score, dead stones, seki stones) for the current position, cached by position."""
         board = self.game.board
         key = (board.hash, board.size, self.game.komi)
         if self._score_cache is None or self._score_cache[0] != key:
-            dead = scoring.dead_stones(board, self.score_playouts, rollout=self.player.score_rollout)
-            self._score_cache = (key, scoring.final_score(board, dead), dead)
-        return self._score_cache[1], self._score_cache[2]
+            dead, seki = scoring.stone_status(board, self.score_playouts,
+                                              rollout=self.player.score_rollout)
+            self._score_cache = (key, scoring.final_score(board, dead), dead, seki)
+        return self._score_cache[1:]
 
     # -- idle time -----------------------------------------------------
 

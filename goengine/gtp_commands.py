@@ -218,13 +218,15 @@ class PlayHandlers(Family):
         status = args[0].lower()
         if status not in ('alive', 'dead', 'seki'):
             raise GtpError('syntax error')
-        if status == 'seki':      # not detected by our heuristic (see goengine.scoring)
-            return ''
-        dead = set(self.engine.score()[1])
+        _, dead, seki = self.engine.score()
         size = self.game.size
         stones = self.game.board.stones()
         points = [r * size + c for r in range(size) for c in range(size) if stones[r, c]]
-        wanted = [p for p in points if (p in dead) == (status == 'dead')]
+        called = {'dead': set(dead), 'seki': set(seki)}
+        if status == 'alive':
+            wanted = [p for p in points if p not in called['dead'] and p not in called['seki']]
+        else:
+            wanted = [p for p in points if p in called[status]]
         return ' '.join(vertex(p, size) for p in wanted)
 
     @command('kgs-game_over')

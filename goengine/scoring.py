@@ -3,14 +3,27 @@
 Honest scope: this is a heuristic, not GNU Go's life-and-death reader.
 Dead stones are guessed from Monte-Carlo ownership: playouts are played to
 the end from the current position, and a chain whose points end up owned by
-the opponent in most of them is called dead. The playouts are those of the
+the opponent in most of them is called dead, unless it is in seki (below).
+The playouts are those of the
 trained rollout policy when the caller has one (RolloutPolicy.ownership:
 it answers ataris and captures as players do), else light random moves that
 fill no eyeish point of the mover and retake no ko (Board.ownership);
 tools/scoring_vs_gnugo.py measures both against GNU Go. That is right for the clearly dead and clearly alive
-groups a finished game mostly has; it can misjudge seki (reported alive or
-dead, never 'seki') and unsettled fights. The score is then area scoring
-(Tromp-Taylor on the board with the dead stones removed) minus komi,
+groups a finished game mostly has.
+
+Playouts break a seki: sooner or later one side fills a shared liberty and
+is captured, so a group in seki comes out "dead" in most of them. So a chain
+the playouts do not clearly call alive is checked on the board as it
+stands: it is in seki if the opponent can play on none of its liberties
+except into atari without capturing anything (a shared liberty) or not at
+all (its own eye), at least one liberty is shared, and the opponent's chains
+on the shared liberties are held the same way, with no liberty outside the
+seki. Both sides' chains are then alive and listed as seki. The check reads
+one move deep: an approach move elsewhere, or a seki of several chains
+around an eye they share, is not recognised, and unsettled fights are still
+guessed. The
+score is then area scoring (Tromp-Taylor on the board with the dead stones
+removed, seki stones kept, their shared liberties nobody's) minus komi,
 whatever ruleset was announced.
 """
 
@@ -21,6 +34,10 @@ from goengine import BLACK, EMPTY, WHITE, Board
 # Light playouts run in C at thousands per second, so a few hundred make the
 # ownership estimate stable from one seed to the next.
 DEFAULT_PLAYOUTS = 400
+
+# A chain whose own colour owns it by at least this mean ownership is alive
+# without a seki check; playouts leave a seki's chains near 0 or below.
+SURELY_ALIVE = 0.5
 
 
 def ownership(board, playouts=DEFAULT_PLAYOUTS, seed=0, rollout=None):
@@ -38,12 +55,20 @@ def dead_stones(board, playouts=DEFAULT_PLAYOUTS, seed=0, rollout=None):
     """Points of stones judged dead (see the module docstring), sorted.
 
     rollout: as for ownership()."""
+    return stone_status(board, playouts, seed, rollout)[0]
+
+
+def stone_status(board, playouts=DEFAULT_PLAYOUTS, seed=0, rollout=None):
+    """(dead, seki): sorted points of the stones judged dead and of those in
+    seki; every other stone is alive.
+
+    rollout: as for ownership()."""
     stones = board.stones()
     size = board.size
     if not stones.any():
-        return []
+        return [], []
     own = ownership(board, playouts, seed, rollout)
-    dead, done = [], set()
+    dead, seki, done = [], set(), set()
     for r in range(size):
         for c in range(size):
             color = stones[r, c]
@@ -52,11 +77,61 @@ def dead_stones(board, playouts=DEFAULT_PLAYOUTS, seed=0, rollout=None):
                 continue
             chain = board.chain_stones(point)
             done.update(chain)
-            sign = 1 if color == BLACK else -1
-            mean = np.mean([own[p // size, p % size] for p in chain]) * sign
-            if mean < 0:   # the opponent owns it in most playouts
+            mean = own_share(own, size, chain, stones)
+            if mean >= SURELY_ALIVE:
+                continue
+            partners = seki_partners(board, point)
+            shared = set(board.chain_liberty_points(point))
+            if any(own_share(own, size, board.chain_stones(p), stones) <= -SURELY_ALIVE
+                   or not seki_partners(board, p, shared) for p in partners):
+                partners = []      # a partner is dead, or can itself be attacked
+            if partners:
+                seki.update(chain)
+                seki.update(partners)
+            elif mean < 0:     # the opponent owns it in most playouts
                 dead.extend(chain)
-    return sorted(dead)
+    return sorted(dead), sorted(seki - set(dead))
+
+
+def own_share(own, size, chain, stones):
+    """The chain's mean ownership from its own colour's view: +1 always its own."""
+    r, c = divmod(chain[0], size)
+    sign = 1 if stones[r, c] == BLACK else -1
+    return sign * float(np.mean([own[p // size, p % size] for p in chain]))
+
+
+def neighbours(point, size):
+    row, col = divmod(point, size)
+    return [r * size + c for r, c in ((row - 1, col), (row + 1, col), (row, col - 1), (row, col + 1))
+            if 0 <= r < size and 0 <= c < size]
+
+
+def seki_partners(board, point, shared=None):
+    """The opponent stones that share liberties with the chain at `point` in
+    a seki, or [] if it is not in one: the opponent can play on none of its
+    liberties except into atari without capturing anything, and on at least
+    one of them it can. shared: if given, every liberty but the chain's own
+    eyes must be one of these (the partner's side of a seki has no way out)."""
+    color = board.color_at(point)
+    opponent = WHITE if color == BLACK else BLACK
+    liberties = board.chain_liberty_points(point)
+    if len(liberties) < 2:
+        return []          # in atari: capturable, whatever surrounds it
+    chain = set(board.chain_stones(point))
+    partners = set()
+    for liberty in liberties:
+        if not board.is_legal(liberty, opponent):
+            if set(neighbours(liberty, board.size)) <= chain:
+                continue   # its own eye
+            return []      # an eye shared with a chain that may be captured first
+        if shared is not None and liberty not in shared:
+            return []      # a liberty of its own outside the seki
+        after = board.copy()
+        after.play(liberty, opponent)
+        if after.chain_liberties(liberty) != 1 or after.captures(opponent) > board.captures(opponent):
+            return []      # a safe approach or a capture: the attacker can go on
+        partners.update(s for s in after.chain_stones(liberty) if s != liberty)
+    return sorted(partners)
 
 
 def final_score(board, dead=None, playouts=DEFAULT_PLAYOUTS, rollout=None):

@@ -360,6 +360,25 @@ def test_final_status_list_on_a_finished_game():
     fail(e, 'final_status_list undead', 'syntax error')
 
 
+# A 9x9 seki on the top edge: Black B9 A8 B8 C8 (eye A9) and White D9 D8 E8 F8
+# F9 (eye E9) share the liberty C9; Black owns the right, White the left.
+SEKI_BLACK = 'B9 A8 B8 C8 D7 D6 D5 D4 D3 D2 D1 E7 F7 G7 G8 G9'
+SEKI_WHITE = 'D9 D8 E8 F8 F9 A7 B7 C7 C6 C5 C4 C3 C2 C1'
+
+
+def test_final_status_list_reports_a_seki():
+    e = make_engine(9, score_playouts=scoring.DEFAULT_PLAYOUTS)
+    play_all(e, ' '.join(f'B:{v}' for v in SEKI_BLACK.split()) + ' '
+             + ' '.join(f'W:{v}' for v in SEKI_WHITE.split()))
+    in_seki = 'A8 B8 C8 D8 E8 F8 B9 D9 F9'.split()
+    assert ok(e, 'final_status_list seki').split() == in_seki
+    assert ok(e, 'final_status_list dead') == ''
+    alive = ok(e, 'final_status_list alive').split()
+    assert len(alive) == 30 - len(in_seki) and not set(alive) & set(in_seki)
+    # Black 53 points (its seki stones and eye included), White 27, C9 nobody's.
+    assert ok(e, 'final_score') == 'B+18.5'
+
+
 class FixedOwnership:
     """A stand-in rollout policy: Black owns columns A-E, White the rest."""
     def __init__(self):

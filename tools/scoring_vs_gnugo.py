@@ -7,7 +7,8 @@ time), the final position is scored three ways: by GNU Go
 goengine.scoring with each ownership estimate: light playouts
 (Board.ownership) and the trained rollout policy (RolloutPolicy.ownership).
 Reported for each: the share of stones whose dead/alive call equals GNU
-Go's, the positions where the whole dead set equals GNU Go's, and how often
+Go's, the positions where the whole dead set equals GNU Go's, the stones
+called seki (and how many of them GNU Go calls seki too), and how often
 the area score names the recorded winner (the records were counted by
 territory, so a margin of a point or so may flip; GNU Go's own line shows
 how often that happens). Each estimator's area margin is also compared with
@@ -54,13 +55,13 @@ def counted_games(sgf_path, count, seed):
 
 
 def gnugo_verdict(gnugo, board):
-    """(dead points, Black's area margin) from GNU Go for this position."""
+    """(dead points, seki points, Black's area margin) from GNU Go for this position."""
     gnugo.send(f"komi {board.komi}")
     gnugo.set_position(board)
-    dead = set()
-    for vertex in gnugo.send("final_status_list dead").split():
-        dead.add(coords.from_gtp(vertex.lower(), board.size))
-    return dead, parse_score(gnugo.send("final_score"))
+    dead, seki = (set(coords.from_gtp(vertex.lower(), board.size)
+                      for vertex in gnugo.send(f"final_status_list {status}").split())
+                  for status in ("dead", "seki"))
+    return dead, seki, parse_score(gnugo.send("final_score"))
 
 
 def stones_of(board):
@@ -88,14 +89,17 @@ def compare(sgf_path, count, playouts=scoring.DEFAULT_PLAYOUTS, rollout_weights=
             seed=1, gnugo_path=GNUGO, search_sims=0):
     """Score the final boards of `count` counted games every way; the totals.
 
-    {"games", "stones", "gnugo_winner", "light": {...}, "rollout": {...}} where
-    each estimator has "stones" (agreeing with GNU Go), "exact" (positions
-    with GNU Go's dead set), "winner" (recorded winner named) and "seconds".
+    {"games", "stones", "seki", "gnugo_winner", "light": {...}, "rollout": {...}}
+    where each estimator has "stones" (dead or not as GNU Go says), "exact"
+    (positions with GNU Go's dead set), "seki" and "seki_both" (stones called
+    seki, and of them those GNU Go calls seki), "winner" (recorded winner
+    named) and "seconds".
     """
     estimators = {"light": None, "rollout": load_rollout(rollout_weights)}
-    totals = {name: dict(stones=0, exact=0, winner=0, seconds=0.0, margin_error=0.0)
+    totals = {name: dict(stones=0, exact=0, winner=0, seconds=0.0, margin_error=0.0,
+                         seki=0, seki_both=0)
               for name in estimators}
-    totals.update(games=0, stones=0, gnugo_winner=0, search_error=0.0)
+    totals.update(games=0, stones=0, gnugo_winner=0, search_error=0.0, seki=0)
     gnugo = GnuGo(gnugo_path, ("--chinese-rules",))
     try:
         for game in counted_games(sgf_path, count, seed):
@@ -103,15 +107,18 @@ def compare(sgf_path, count, playouts=scoring.DEFAULT_PLAYOUTS, rollout_weights=
                 board = final_board(game)
             except SgfError:
                 continue
-            theirs, their_margin = gnugo_verdict(gnugo, board)
+            theirs, their_seki, their_margin = gnugo_verdict(gnugo, board)
             stones = stones_of(board)
             totals["games"] += 1
             totals["stones"] += len(stones)
+            totals["seki"] += len(their_seki)
             totals["gnugo_winner"] += scoring.winner(their_margin) == game.winner
             for name, policy in estimators.items():
                 start = time.perf_counter()
-                dead = set(scoring.dead_stones(board, playouts, rollout=policy))
+                dead, seki = map(set, scoring.stone_status(board, playouts, rollout=policy))
                 t = totals[name]
+                t["seki"] += len(seki)
+                t["seki_both"] += len(seki & their_seki)
                 t["seconds"] += time.perf_counter() - start
                 t["stones"] += sum((m in dead) == (m in theirs) for m in stones)
                 t["exact"] += dead == theirs
@@ -147,7 +154,8 @@ def main(argv=None):
         print(f"{name:8s}: stones agreeing with GNU Go {e['stones'] / stones:.4f}, "
               f"same dead set {e['exact']}/{games}, recorded winner {e['winner']}/{games}, "
               f"margin off GNU Go's by {e['margin_error'] / max(1, games):.2f} points on average, "
-              f"{1000 * e['seconds'] / max(1, games):.0f} ms a position ({args.playouts} playouts)")
+              f"{1000 * e['seconds'] / max(1, games):.0f} ms a position ({args.playouts} playouts); "
+              f"seki stones {e['seki']}, {e['seki_both']} of them in GNU Go's {t['seki']}")
     if args.search_sims:
         print(f"search  : mean rollout score after {args.search_sims} simulations off GNU Go's "
               f"margin by {t['search_error'] / max(1, games):.2f} points on average")

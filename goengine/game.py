@@ -15,6 +15,18 @@ MIN_SIZE, MAX_SIZE = 2, 25   # GTP vertices run A..Z without I: at most 25 colum
 RULESETS = ('chinese', 'japanese', 'aga', 'new_zealand', 'tromp-taylor')
 
 
+def handicap_compensation(ruleset, handicap):
+    """Points White gets for Black's handicap stones on our area count.
+
+    Chinese rules give White one point a stone and AGA rules one a stone
+    after the first; Japanese counting leaves the stones out, which on an
+    area count comes to one a stone too. New Zealand and Tromp-Taylor
+    rules give nothing."""
+    if handicap < 2 or ruleset in ('new_zealand', 'tromp-taylor'):
+        return 0
+    return handicap - 1 if ruleset == 'aga' else handicap
+
+
 class GameError(ValueError):
     """A request the game refuses; the message is the GTP error text."""
 
@@ -98,7 +110,13 @@ class GameState:
     @komi.setter
     def komi(self, value):
         self._komi = float(value)
-        self.board.komi = self._komi
+        self.board.komi = self.scoring_komi
+
+    @property
+    def scoring_komi(self):
+        """What the board counts for White: komi plus handicap compensation
+        (the search, rollouts and final_score all score with the board's komi)."""
+        return self._komi + handicap_compensation(self._ruleset, self.handicap)
 
     @property
     def ruleset(self):
@@ -108,12 +126,14 @@ class GameState:
     def ruleset(self, name):
         """Japanese rules have no superko; the others we know use positional superko.
 
-        Scoring is always area scoring (see goengine.scoring).
+        Scoring is always area scoring (see goengine.scoring), with the
+        ruleset's handicap compensation.
         """
         if name not in RULESETS:
             raise GameError(f'unknown ruleset {name}')
         self._ruleset = name
         self.board.superko = self.superko
+        self.board.komi = self.scoring_komi
 
     @property
     def superko(self):
@@ -227,7 +247,8 @@ class GameState:
     # -- helpers ----------------------------------------------------------
 
     def _fresh_board(self, black=(), white=(), to_move=BLACK):
-        board = Board(self.size, self._komi, superko=self.superko)
+        komi = self._komi + handicap_compensation(self._ruleset, len(black) if not white else 0)
+        board = Board(self.size, komi, superko=self.superko)
         if black or white:
             board.setup_stones(black=list(black), white=list(white))
         board.to_move = to_move

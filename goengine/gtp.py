@@ -143,7 +143,7 @@ class GtpEngine:
     def score(self):
         """(score, dead stones, seki stones) for the current position, cached by position."""
         board = self.game.board
-        key = (board.hash, board.size, self.game.komi)
+        key = (board.hash, board.size, board.komi)
         if self._score_cache is None or self._score_cache[0] != key:
             dead, seki = scoring.stone_status(board, self.score_playouts,
                                               rollout=self.player.score_rollout)

@@ -23,8 +23,9 @@ one move deep: an approach move elsewhere, or a seki of several chains
 around an eye they share, is not recognised, and unsettled fights are still
 guessed. The
 score is then area scoring (Tromp-Taylor on the board with the dead stones
-removed, seki stones kept, their shared liberties nobody's) minus komi,
-whatever ruleset was announced.
+removed, seki stones kept, their shared liberties nobody's) minus the
+board's komi, which goengine.game sets to the komi plus the ruleset's
+handicap compensation.
 """
 
 import numpy as np

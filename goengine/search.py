@@ -103,7 +103,7 @@ class Search:
     @staticmethod
     def _key(game):
         """What besides the moves makes a position (and its statistics)."""
-        return (game.size, game.komi, game.superko, tuple(game.setup_black),
+        return (game.size, game.scoring_komi, game.superko, tuple(game.setup_black),
                 tuple(game.setup_white), game.first_to_move)
 
     def set_position(self, game, color, cleanup=False):

@@ -297,6 +297,25 @@ def test_undo_never_removes_handicap(e):
     fail(e, 'undo', 'cannot undo')
 
 
+def test_handicap_compensation_follows_the_rules(e):
+    ok(e, 'komi 0.5')
+    ok(e, 'fixed_handicap 3')
+    assert e.game.board.komi == 3.5              # Chinese: a point a stone
+    assert ok(e, 'final_score') == 'B+77.5'      # 81 - 0.5 - 3
+    for rules, komi in [('aga', 2.5), ('tromp-taylor', 0.5), ('new_zealand', 0.5),
+                        ('japanese', 3.5), ('chinese', 3.5)]:
+        ok(e, f'kgs-rules {rules}')
+        assert e.game.board.komi == komi, rules
+    play_all(e, 'W:e5 B:c5')
+    ok(e, 'undo')
+    assert e.game.board.komi == 3.5 and e.game.copy().board.komi == 3.5
+    ok(e, 'komi 6.5')
+    assert e.game.board.komi == 9.5 and e.game.komi == 6.5
+    assert 'komi 6.5' in ok(e, 'showboard')      # the announced komi, not the count's
+    ok(e, 'clear_board')
+    assert e.game.board.komi == 6.5              # no stones, no compensation
+
+
 def test_genmove_plays_a_legal_move(e):
     for color in 'bwbwbw':
         vertex = ok(e, f'genmove {color}')

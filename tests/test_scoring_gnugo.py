@@ -43,3 +43,32 @@ def test_a_seki_is_scored_like_gnugo():
         dead, seki = scoring.stone_status(board, rollout=rollout)
         assert (set(dead), set(seki)) == (their_dead, their_seki)
         assert scoring.final_score(board, dead) == their_margin
+
+
+HANDICAP_GAME = Path(__file__).parent / "games" / "handicap-3-counted.sgf"
+
+
+@pytest.mark.skipif(GNUGO is None, reason="GNU Go is not installed (apt-get install gnugo)")
+def test_a_handicap_game_is_counted_like_gnugo_under_chinese_rules():
+    """GNU Go (--chinese-rules) gives White a point for each handicap stone;
+    so do we: the engine's final_score on a 3-stone game of ours equals GNU Go's."""
+    from goengine import coords
+    from goengine.game import from_record
+    from goengine.gtp import GtpEngine
+    from goengine.player import SimplePlayer
+    from goengine.sgffile import parse_game
+    game = from_record(parse_game(HANDICAP_GAME.read_text()))
+    assert game.handicap == 3 and game.komi == 0.5
+    engine = GtpEngine(SimplePlayer(seed=1), game, log=lambda m: None)
+    ours = engine.handle("final_score").strip().lstrip("= ")
+    gnugo = scoring_vs_gnugo.GnuGo(GNUGO, ("--chinese-rules",))
+    try:       # as tools/match.py sets up its referee (GNU Go's loadsgf adds nothing)
+        gnugo.send("boardsize 19")
+        gnugo.send("komi 0.5")
+        gnugo.send("fixed_handicap 3")
+        for color, move in game.moves:
+            gnugo.send(f"play {'bw'[color - 1]} {coords.to_gtp(move, 19)}")
+        theirs = gnugo.send("final_score")
+    finally:
+        gnugo.close()
+    assert ours == theirs == "W+14.5"

@@ -155,6 +155,20 @@ def test_worker_process_gives_the_same_stream(data, tmp_path):
             assert np.array_equal(a[1], b[1]) and a[2] == b[2]
 
 
+def test_a_resumed_run_takes_a_new_batch_size_from_the_next_chunk(data, tmp_path):
+    # As a CPU run goes on on a GPU with larger batches (docs/GPU.md).
+    run_trainer("train_value", train_args(data, tmp_path, "value", "--max-positions=32"))
+    before = torch.load(tmp_path / "value" / "checkpoint.pt", weights_only=True)
+    argv = train_args(data, tmp_path, "value", "--max-positions=96", "--resume")
+    run_trainer("train_value", [a if a != "--batch-size=16" else "--batch-size=32" for a in argv])
+    after = torch.load(tmp_path / "value" / "checkpoint.pt", weights_only=True)
+    assert before["stream"]["batch_size"] == 16 and after["stream"]["batch_size"] == 32
+    assert after["positions_seen"] == 96      # 32, then two batches of 32
+    epoch, chunk, _ = before["stream_position"]
+    assert tuple(after["stream_position"][:2]) >= (epoch, chunk + 1)
+    assert "the data stream changes" in (tmp_path / "value" / "train.log").read_text()
+
+
 def test_packed_planes_reach_the_network_as_the_planes_do(data):
     store = load_split("train", str(data), f"{data}-cache", log=lambda m: None)
     for maker in (PolicyExamples(), ValueExamples()):

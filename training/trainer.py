@@ -356,9 +356,12 @@ class Trainer:
             self.stream_position = tuple(state["stream_position"])
             self.wallclock_before = state["wallclock"]
             if state["stream"] != self.stream_config:
-                self.log(f"resuming with the run's data stream {state['stream']} "
-                         f"(ignoring {self.stream_config})")
-            self.stream_config = state["stream"]
+                # A new shape of stream (a GPU's larger batches, say) from the next chunk on,
+                # so that no position of the current chunk is seen twice.
+                epoch, chunk, _ = self.stream_position
+                self.stream_position = (epoch, chunk + 1, 0)
+                self.log(f"the data stream changes from {state['stream']} to {self.stream_config} "
+                         f"at the next chunk")
             torch.set_rng_state(state["rng"]["torch"].cpu())
             random.setstate(state["rng"]["python"])
         self.positions_at_start = self.positions_seen

@@ -111,7 +111,7 @@ def seki_partners(board, point, shared=None):
     """The opponent stones that share liberties with the chain at `point` in
     a seki, or [] if it is not in one: the opponent can play on none of its
     liberties except into atari without capturing anything, and on at least
-    one of them it can. shared: if given, every liberty but the chain's own
+    one of them it can; nor can the chain capture a neighbour in atari. shared: if given, every liberty but the chain's own
     eyes must be one of these (the partner's side of a seki has no way out)."""
     color = board.color_at(point)
     opponent = WHITE if color == BLACK else BLACK
@@ -119,6 +119,9 @@ def seki_partners(board, point, shared=None):
     if len(liberties) < 2:
         return []          # in atari: capturable, whatever surrounds it
     chain = set(board.chain_stones(point))
+    if any(board.color_at(n) == opponent and board.chain_liberties(n) == 1
+           for s in chain for n in neighbours(s, board.size)):
+        return []          # it can capture its way out
     partners = set()
     for liberty in liberties:
         if not board.is_legal(liberty, opponent):

@@ -21,31 +21,35 @@ def test_rollout_policy_judges_dead_stones_like_gnugo():
     assert rollout["winner"] >= 18          # the recorded winner, counted by territory
 
 
-SEKI_GAME = Path(__file__).parent / "games" / "seki-in-a-finished-game.sgf"
+GAMES = Path(__file__).parent / "games"
 
 
 @pytest.mark.skipif(GNUGO is None, reason="GNU Go is not installed (apt-get install gnugo)")
-def test_a_seki_is_scored_like_gnugo():
-    """A game of ours that ended in a seki of 26 stones, which playouts break:
-    dead stones, seki stones and the score as GNU Go's reading has them."""
+@pytest.mark.parametrize("name, seki_stones", [
+    ("seki-in-a-finished-game.sgf", 26),      # a seki that playouts break
+    ("seki-broken-by-a-capture.sgf", 0),      # no seki: White captures T17 and lives
+])
+def test_seki_is_scored_like_gnugo(name, seki_stones):
+    """Final positions of our games: dead stones, seki stones and the score as
+    GNU Go's reading has them."""
     from goengine import scoring
     from goengine.game import from_record
     from goengine.rollout_weights import DEFAULT_PATH, load
     from goengine.sgffile import parse_game
-    board = from_record(parse_game(SEKI_GAME.read_text())).board
+    board = from_record(parse_game((GAMES / name).read_text())).board
     gnugo = scoring_vs_gnugo.GnuGo(GNUGO, ("--chinese-rules",))
     try:
         their_dead, their_seki, their_margin = scoring_vs_gnugo.gnugo_verdict(gnugo, board)
     finally:
         gnugo.close()
-    assert len(their_seki) == 26
+    assert len(their_seki) == seki_stones
     for rollout in (None, load(DEFAULT_PATH)):
         dead, seki = scoring.stone_status(board, rollout=rollout)
         assert (set(dead), set(seki)) == (their_dead, their_seki)
         assert scoring.final_score(board, dead) == their_margin
 
 
-HANDICAP_GAME = Path(__file__).parent / "games" / "handicap-3-counted.sgf"
+HANDICAP_GAME = GAMES / "handicap-3-counted.sgf"
 
 
 @pytest.mark.skipif(GNUGO is None, reason="GNU Go is not installed (apt-get install gnugo)")

@@ -1,7 +1,7 @@
 #!/usr/bin/env python3
 """Check our end-of-game scoring against GNU Go and against the recorded results.
 
-For held-out games that ended by counting (RE[B+3.5], not resignation or
+For held-out games (or any --sgf file or folder) that ended by counting (RE[B+3.5], not resignation or
 time), the final position is scored three ways: by GNU Go
 (`final_status_list dead` and `final_score`, Chinese rules), and by
 goengine.scoring with each ownership estimate: light playouts
@@ -17,6 +17,7 @@ the search's score estimate (what kata-analyze reports as scoreLead: the
 mean final score of the rollouts after N simulations from the final position).
 
     python tools/scoring_vs_gnugo.py [--games 100] [--sgf FILE] [--playouts 400] [--search-sims 0]
+    python tools/scoring_vs_gnugo.py --sgf docs/matches --games 1000   # our own counted match games
 
 Last line: `stones_light=0.XXXX stones_rollout=0.XXXX games=N`.
 """
@@ -147,7 +148,7 @@ def main(argv=None):
     t = compare(args.sgf, args.games, args.playouts, args.rollout_weights, args.seed,
                 search_sims=args.search_sims)
     games, stones = t["games"], max(1, t["stones"])
-    print(f"{games} held-out games that ended by counting, {t['stones']} stones on their final boards")
+    print(f"{games} games that ended by counting, {t['stones']} stones on their final boards")
     print(f"GNU Go final_score names the recorded winner in {t['gnugo_winner']}/{games}")
     for name in ("light", "rollout"):
         e = t[name]

@@ -4,12 +4,12 @@ Honest scope: this is a heuristic, not GNU Go's life-and-death reader.
 Dead stones are guessed from Monte-Carlo ownership: playouts are played to
 the end from the current position, and a chain whose points end up owned by
 the opponent in most of them is called dead, unless it is in seki (below).
-The playouts are those of the
-trained rollout policy when the caller has one (RolloutPolicy.ownership:
-it answers ataris and captures as players do), else light random moves that
-fill no eyeish point of the mover and retake no ko (Board.ownership);
-tools/scoring_vs_gnugo.py measures both against GNU Go. That is right for the clearly dead and clearly alive
-groups a finished game mostly has.
+The playouts are those of the trained rollout policy when the caller has one
+(RolloutPolicy.ownership: it answers ataris and captures as players do), else
+light random moves that fill no eyeish point of the mover and retake no ko
+(Board.ownership); tools/scoring_vs_gnugo.py measures both against GNU Go.
+That is right for the clearly dead and clearly alive groups a finished game
+mostly has.
 
 Playouts break a seki: sooner or later one side fills a shared liberty and
 is captured, so a group in seki comes out "dead" in most of them. So a chain
@@ -18,12 +18,14 @@ stands: it is in seki if the opponent can play on none of its liberties
 except into atari without capturing anything (a shared liberty) or not at
 all (its own eye), at least one liberty is shared, and the opponent's chains
 on the shared liberties are held the same way, with no liberty outside the
-seki. Both sides' chains are then alive and listed as seki. The check reads
+seki, and no chain on either side can capture a neighbour in atari to get
+out. Both sides' chains are then alive and listed as seki. The check reads
 one move deep: an approach move elsewhere, or a seki of several chains
 around an eye they share, is not recognised, and unsettled fights are still
-guessed. The
-score is then area scoring (Tromp-Taylor on the board with the dead stones
-removed, seki stones kept, their shared liberties nobody's) minus the
+guessed.
+
+The score is then area scoring (Tromp-Taylor on the board with the dead
+stones removed, seki stones kept, their shared liberties nobody's) minus the
 board's komi, which goengine.game sets to the komi plus the ruleset's
 handicap compensation.
 """
@@ -83,8 +85,9 @@ def stone_status(board, playouts=DEFAULT_PLAYOUTS, seed=0, rollout=None):
                 continue
             partners = seki_partners(board, point)
             shared = set(board.chain_liberty_points(point))
-            if any(own_share(own, size, board.chain_stones(p), stones) <= -SURELY_ALIVE
-                   or not seki_partners(board, p, shared) for p in partners):
+            partner_chains = {tuple(board.chain_stones(p)) for p in partners}
+            if any(own_share(own, size, other, stones) <= -SURELY_ALIVE
+                   or not seki_partners(board, other[0], shared) for other in partner_chains):
                 partners = []      # a partner is dead, or can itself be attacked
             if partners:
                 seki.update(chain)
@@ -111,8 +114,10 @@ def seki_partners(board, point, shared=None):
     """The opponent stones that share liberties with the chain at `point` in
     a seki, or [] if it is not in one: the opponent can play on none of its
     liberties except into atari without capturing anything, and on at least
-    one of them it can; nor can the chain capture a neighbour in atari. shared: if given, every liberty but the chain's own
-    eyes must be one of these (the partner's side of a seki has no way out)."""
+    one of them it can; nor can the chain capture a neighbour in atari.
+
+    shared: if given, every liberty but the chain's own eyes must be one of
+    these (the partner's side of a seki has no way out)."""
     color = board.color_at(point)
     opponent = WHITE if color == BLACK else BLACK
     liberties = board.chain_liberty_points(point)

@@ -15,6 +15,11 @@ MIN_SIZE, MAX_SIZE = 2, 25   # GTP vertices run A..Z without I: at most 25 colum
 RULESETS = ('chinese', 'japanese', 'aga', 'new_zealand', 'tromp-taylor')
 
 
+def handicap_of(black, white):
+    """Setup stones count as handicap when they are all Black's."""
+    return len(black) if not white else 0
+
+
 def handicap_compensation(ruleset, handicap):
     """Points White gets for Black's handicap stones on our area count.
 
@@ -154,7 +159,7 @@ class GameState:
 
     @property
     def handicap(self):
-        return len(self.setup_black) if not self.setup_white else 0
+        return handicap_of(self.setup_black, self.setup_white)
 
     def is_empty(self):
         return not (self.moves or self.setup_black or self.setup_white)
@@ -247,7 +252,7 @@ class GameState:
     # -- helpers ----------------------------------------------------------
 
     def _fresh_board(self, black=(), white=(), to_move=BLACK):
-        komi = self._komi + handicap_compensation(self._ruleset, len(black) if not white else 0)
+        komi = self._komi + handicap_compensation(self._ruleset, handicap_of(black, white))
         board = Board(self.size, komi, superko=self.superko)
         if black or white:
             board.setup_stones(black=list(black), white=list(white))

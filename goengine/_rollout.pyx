@@ -18,7 +18,7 @@ back.  Suicides and own true eyes get weight 0 straight from the 3x3 key.
 from libc.math cimport exp, expf
 from posix.time cimport clock_gettime, timespec, CLOCK_MONOTONIC
 from libc.stdlib cimport malloc, calloc, free
-from libc.stdint cimport uint64_t, uint32_t, int32_t, int16_t, uint8_t
+from libc.stdint cimport uint64_t, uint32_t, int32_t, int16_t, int8_t, uint8_t
 
 import os
 
@@ -26,7 +26,7 @@ import numpy as np
 
 from goengine._board cimport (
     Board, BoardState, EMPTY, BLACK, WHITE, BORDER, PASS_POINT, MAX_POINTS, MAX_STRIDE,
-    copy_state, is_legal, libs_after_move, area_counts, add_area_owner, point_of,
+    copy_state, is_legal, libs_after_move, area_counts, area_owner, add_area_owner, point_of,
 )
 from goengine._patterns cimport (
     PatternBoard, pb_init, pb_play, key3_of, mover_key3, key3_forbidden,
@@ -802,6 +802,36 @@ cdef class RolloutPolicy:
             moves.append(-1 if p == PASS_POINT else _move_index(&st, p))
         free(record)
         return _score(&st, board.komi, player), moves
+
+    def play_out(self, Board board, seed=None):
+        """(owner, score) of one rollout from a copy of board, played to its
+        end (two passes): owner is the final Tromp-Taylor owner of every point,
+        an int8 (size, size) array indexed [row, col], +1 black, -1 white, 0
+        neither; score is black area - white area - board.komi.  A rollout
+        passes only when nothing but its own true eyes is left, so the final
+        board holds no dead stones and its area count is the game's result:
+        the label of a self-play game (training/selfplay.py)."""
+        cdef BoardState st
+        cdef uint64_t rng = _seed(seed)
+        cdef int8_t owner[MAX_POINTS]
+        cdef int black, white, row, col, p, n = board.st.size
+        copy_state(&st, &board.st)
+        with nogil:
+            _play_out(self.model, &st, &rng, NULL, NULL)
+            area_owner(&st, owner)
+        out = np.zeros((n, n), dtype=np.int8)
+        cdef int8_t[:, :] view = out
+        black = white = 0
+        for row in range(n):
+            for col in range(n):
+                p = point_of(&st, row, col)
+                if owner[p] == BLACK:
+                    view[row, col] = 1
+                    black += 1
+                elif owner[p] == WHITE:
+                    view[row, col] = -1
+                    white += 1
+        return out, black - white - board.komi
 
     def ownership(self, Board board, int playouts=400, seed=0):
         """Mean final owner of every point over rollouts of this policy from

@@ -1,7 +1,8 @@
-"""Fast batched inference on the CPU: what the search and the tools evaluate with.
+"""Fast batched inference: what the search and the tools evaluate with.
 
-bf16 where the CPU computes it natively (bf16_is_fast), fp32 elsewhere;
-channels_last; batch norm folded into the convolutions.
+On the CPU bf16 where it is computed natively (bf16_is_fast), fp32 elsewhere;
+on a GPU bf16 (fp16 where it has no bf16); channels_last; batch norm folded
+into the convolutions.
 """
 
 import functools
@@ -39,6 +40,44 @@ def bf16_is_fast():
         return 'avx512_bf16' in flags or 'amx_bf16' in flags
 
 
+class DeviceError(ValueError):
+    """A device that was asked for and is not there (one line saying so)."""
+
+
+DEVICE_CHOICES = "auto, cpu, cuda, cuda:N or mps"
+
+
+def pick_device(name="auto"):
+    """The torch device name for `name`: auto picks CUDA, then Apple's MPS, then the CPU.
+
+    Raises DeviceError for a device this machine does not have, so that a
+    program can refuse it before it loads anything."""
+    name = (name or "auto").strip().lower()
+    mps = getattr(torch.backends, "mps", None)
+    mps_ok = mps is not None and mps.is_available()
+    if name == "auto":
+        return "cuda" if torch.cuda.is_available() else "mps" if mps_ok else "cpu"
+    if name == "cpu":
+        return name
+    if name == "mps":
+        if not mps_ok:
+            raise DeviceError("device mps: this torch sees no Apple GPU (MPS)")
+        return name
+    if name == "cuda" or name.startswith("cuda:"):
+        index = name.partition(":")[2]
+        if index and not index.isdigit():
+            raise DeviceError(f"device {name}: expected cuda:N with N a number")
+        if not torch.cuda.is_available():
+            raise DeviceError(f"device {name}: this torch sees no CUDA GPU "
+                              f"(torch {torch.__version__}, CUDA build: "
+                              f"{torch.version.cuda or 'no'})")
+        if index and int(index) >= torch.cuda.device_count():
+            raise DeviceError(f"device {name}: only {torch.cuda.device_count()} CUDA "
+                              f"GPU(s) here")
+        return name
+    raise DeviceError(f"device {name!r}: expected {DEVICE_CHOICES}")
+
+
 class NetworkEvaluator:
     """Batched numpy-in, numpy-out inference for the tree search.
 
@@ -55,25 +94,34 @@ class NetworkEvaluator:
     gave +10..40% in fp32 and +0..30% in bf16 (never slower), so it is on by
     default.
 
+    `device` is a torch device name (pick_device): the network runs there in
+    half precision unless use_bf16=False; inputs cross as uint8 and results
+    come back as numpy arrays.
+
     Inputs are uint8 (or any numeric) planes (N, planes, s, s); a single
     position (planes, s, s) gives a single result (no batch axis).
     """
 
-    def __init__(self, model, use_bf16=None, threads=None, channels_last=True):
+    def __init__(self, model, use_bf16=None, threads=None, channels_last=True, device="cpu"):
+        self.device = torch.device(device)
         self.model = fold_batch_norm(model)  # an eval-mode copy
         self.kind = model.kind
         self.planes, self.board_size = model.planes, model.board_size
-        self.use_bf16 = bf16_is_fast() if use_bf16 is None else use_bf16
+        if self.device.type == "cpu":
+            self.use_bf16 = bf16_is_fast() if use_bf16 is None else use_bf16
+        else:  # an accelerator computes half precision natively
+            self.use_bf16 = True if use_bf16 is None else use_bf16
         self.channels_last = channels_last
         if channels_last:
             self.model = self.model.to(memory_format=torch.channels_last)
+        self.model = self.model.to(self.device)
         if threads is None:
             threads = available_cores()
         if threads > 0:
             torch.set_num_threads(threads)
 
     def _batch(self, planes):
-        """numpy (N, C, s, s) or (C, s, s) -> float tensor, and whether it was single."""
+        """numpy (N, C, s, s) or (C, s, s) -> float tensor on the device, and whether it was single."""
         planes = np.asarray(planes)
         single = planes.ndim == 3
         if single:
@@ -82,14 +130,24 @@ class NetworkEvaluator:
         if planes.ndim != 4 or planes.shape[1:] != expected:
             raise ValueError(f'expected planes of shape (N, {expected[0]}, {expected[1]}, '
                              f'{expected[2]}) or {expected}, got {planes.shape}')
-        x = torch.from_numpy(np.ascontiguousarray(planes)).float()
+        x = torch.from_numpy(np.ascontiguousarray(planes))
+        if self.device.type != "cpu":  # uint8 crosses the bus: a quarter of the bytes
+            x = x.to(self.device, non_blocking=True)
+        x = x.float()
         if self.channels_last:
             x = x.contiguous(memory_format=torch.channels_last)
         return x, single
 
     def _forward(self, x):
-        with torch.autocast('cpu', dtype=torch.bfloat16, enabled=self.use_bf16):
+        with torch.autocast(self.device.type, dtype=self.half_dtype(), enabled=self.use_bf16):
             return self.model(x).float()
+
+    def half_dtype(self):
+        """bf16; fp16 on Apple's MPS and on a CUDA GPU without bf16 (before Ampere)."""
+        if self.device.type == "mps" or (self.device.type == "cuda"
+                                         and not torch.cuda.is_bf16_supported()):
+            return torch.float16
+        return torch.bfloat16
 
     def logits(self, planes):
         """Raw policy logits, float32 (N, s*s) (or (s*s,) for one position)."""
@@ -108,11 +166,11 @@ class NetworkEvaluator:
         logits = self._forward(x)
         if legal_mask is not None:
             mask = torch.from_numpy(np.asarray(legal_mask, dtype=bool).reshape(logits.shape))
-            logits = logits.masked_fill(~mask, float('-inf'))
+            logits = logits.masked_fill(~mask.to(logits.device), float('-inf'))
         probs = softmax_with_temperature(logits, temperature)
         if legal_mask is not None:
             probs = torch.nan_to_num(probs, nan=0.0)  # all-illegal rows: 0/0
-        out = probs.numpy()
+        out = probs.cpu().numpy()
         return out[0] if single else out
 
     def value(self, planes):
@@ -124,7 +182,7 @@ class NetworkEvaluator:
         """The `kind` network's plain outputs for a batch (or one position)."""
         self._require(kind)
         x, single = self._batch(planes)
-        out = self._forward(x).numpy()
+        out = self._forward(x).cpu().numpy()
         return out[0] if single else out
 
     def _require(self, kind):

@@ -29,6 +29,10 @@ class Task:
         """The network's output for a batch, in fp32 (what loss() receives)."""
         return model(x).float()
 
+    def target_width(self):
+        """Numbers per example target: 1, or 2 for (outcome, move) with a move head."""
+        return 1
+
     def loss(self, output, targets):
         """(mean loss to minimise, {metric: its sum over the batch as a 0-d tensor}).
 
@@ -107,6 +111,9 @@ class ValueTask(Task):
             nets.init_value_from_policy(model, load_policy(args.init_from_policy, args))
         return model
 
+    def target_width(self):
+        return 2 if self.move_weight > 0 else 1
+
     def forward(self, model, x):
         if self.move_weight <= 0:
             return model(x).float()
@@ -124,7 +131,9 @@ class ValueTask(Task):
         outcomes, moves = targets[:, 0], targets[:, 1].long()
         mse = F.mse_loss(values, outcomes)
         played = moves >= 0  # passes (-1) have no move output
-        move_loss = F.cross_entropy(logits, moves, ignore_index=-1)
+        # the mean over played moves; a batch of self-play records alone has none
+        move_loss = (F.cross_entropy(logits, moves, ignore_index=-1, reduction="sum")
+                     / played.sum().clamp(min=1))
         hits = (logits.argmax(1) == moves) & played
         top1 = hits.sum() / played.sum().clamp(min=1)
         n = len(targets)  # metrics are sums over the batch: means times n

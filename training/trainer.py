@@ -24,7 +24,8 @@ import time
 import numpy as np
 import torch
 
-from goengine import inference, netfile, nets
+from goengine import features, inference, netfile, nets
+from training import value_shards
 from training.dataset import DATA_DIR, REPO_DIR, SPLIT_HELP, load_split
 from training.sampler import BatchStream, BatchWorkers, PackedPlanes, fixed_sample, measure_rate
 
@@ -236,6 +237,7 @@ class Trainer:
             "positions_seen": self.positions_seen,
             "stream_position": list(self.stream_position),
             "stream": self.stream_config,
+            "selfplay_position": self.selfplay_position,
             "wallclock": self.wallclock(),
             "rng": {"torch": torch.get_rng_state(), "python": random.getstate()},
             "args": {k: v for k, v in vars(self.args).items()},
@@ -345,8 +347,9 @@ class Trainer:
         self.model = to_channels_last(self.model, self.device).train()
         self.optimizer = self.make_optimizer()
         self.positions_seen, self.stream_position, self.wallclock_before = 0, (0, 0, 0), 0.0
-        self.stream_config = dict(batch_size=a.batch_size, positions_per_game=a.positions_per_game,
-                                  seed=a.seed)
+        self.selfplay_position = None
+        self.stream_config = dict(batch_size=self.human_batch_size(),
+                                  positions_per_game=a.positions_per_game, seed=a.seed)
         if state:
             if state["optimizer"] is not None:
                 self.optimizer.load_state_dict(state["optimizer"])
@@ -354,6 +357,7 @@ class Trainer:
                 self.log("the checkpoint has no optimizer state: it starts afresh")
             self.positions_seen = state["positions_seen"]
             self.stream_position = tuple(state["stream_position"])
+            self.selfplay_position = state.get("selfplay_position")
             self.wallclock_before = state["wallclock"]
             if state["stream"] != self.stream_config:
                 # A new shape of stream (a GPU's larger batches, say) from the next chunk on,
@@ -440,8 +444,17 @@ class Trainer:
         spare = max(1, (os.cpu_count() or 2) - 2)  # the trainer and the GPU driver keep two
         return min(spare, math.ceil(PIPELINE_MARGIN * step / pipeline))
 
+    def human_batch_size(self):
+        """Positions of each minibatch from the human games (the rest are self-play records)."""
+        a = self.args
+        if not getattr(a, "selfplay", None):
+            return a.batch_size
+        return round(a.batch_size * a.human_fraction)
+
     def batches(self, store):
         """The training minibatch iterator, in worker processes when the pipeline is too slow."""
+        if getattr(self.args, "selfplay", None):
+            return self.selfplay_batches(store)
         stream = BatchStream(store, self.task.examples, **self.stream_config)
         pipeline, step = self.measure(stream)
         workers = self.worker_count(pipeline, step)
@@ -457,6 +470,38 @@ class Trainer:
                                        self.stream_position, workers)
             return iter(self.worker)
         return stream.batches(self.stream_position)
+
+    def selfplay_batches(self, store):
+        """Minibatches of self-play records from --selfplay's shards, --human-fraction of
+        each from the human games; each self-play position under a random symmetry.
+
+        Yields (planes, targets, human stream position) and keeps the shard stream's
+        position in self.selfplay_position for the checkpoint."""
+        a = self.args
+        human_batch = self.human_batch_size()
+        shards = value_shards.ShardStream(a.selfplay, a.batch_size - human_batch, seed=a.seed,
+                                          passes=a.shard_passes, log=self.log)
+        human = (BatchStream(store, self.task.examples, **self.stream_config)
+                 .batches(self.stream_position) if human_batch else None)
+        with_moves = self.task.target_width() == 2
+        self.log(f"self-play records from {a.selfplay} ({a.batch_size - human_batch} a batch, "
+                 f"each shard used at most {a.shard_passes} times), {human_batch} a batch from "
+                 f"human games")
+        for packed, outcomes, position in shards.batches(self.selfplay_position):
+            rng = np.random.default_rng([a.seed, len(position["uses"]), position["batch"]])
+            planes = packed.unpack()
+            planes = np.stack([features.apply_symmetry(p, int(k))
+                               for p, k in zip(planes, rng.integers(8, size=len(planes)))])
+            targets = outcomes
+            if with_moves:  # no move was played by a strong player: the move head skips them
+                targets = np.stack([outcomes, np.full_like(outcomes, -1.0)], axis=1)
+            human_position = self.stream_position
+            if human:
+                human_planes, human_targets, human_position = next(human)
+                planes = np.concatenate([planes, human_planes])
+                targets = np.concatenate([targets, human_targets])
+            self.selfplay_position = position
+            yield planes, targets, human_position
 
     def handle_signals(self):
         """SIGTERM/SIGINT ask the loop to checkpoint and stop; returns the old handlers."""

@@ -5,6 +5,7 @@ the trainer. The labels are checked against sgfmill's count of the played-out bo
 import csv
 import os
 import random
+import signal
 
 import numpy as np
 import pytest
@@ -218,3 +219,22 @@ def test_the_value_trainer_reads_the_shards_as_they_appear(data, rollout, tmp_pa
     assert state["selfplay_position"] == {"uses": {os.path.basename(gen.path(0)): 2,
                                                    os.path.basename(gen.path(1)): 1},
                                           "current": None, "batch": 0}
+
+
+def test_a_signal_stops_a_trainer_that_waits_for_shards(data, rollout, tmp_path, monkeypatch):  # noqa: F811
+    """SIGTERM while every shard is used: the trainer checkpoints and stops, as it does in a step."""
+    store = random_games(19, 4, moves=30)
+    folder = tmp_path / "shards"
+    selfplay.Generator(folder, selfplay.StartPositions(store), selfplay.RolloutContinuation(
+        rollout), seed=0, games_per_shard=8).make(0)
+    waits = []
+
+    def wait(stream):   # the stream polls for new shards: a SIGTERM arrives meanwhile
+        waits.append(stream.poll_seconds)
+        os.kill(os.getpid(), signal.SIGTERM)
+    monkeypatch.setattr(value_shards.ShardStream, "wait", wait)
+    run_trainer("train_value", train_args(
+        data, tmp_path, "value", "--batch-size=8", "--positions-per-game=1", f"--selfplay={folder}"))
+    state = torch.load(tmp_path / "value" / "checkpoint.pt", weights_only=True)
+    assert waits and state["positions_seen"] == 8
+    assert state["selfplay_position"]["uses"] == {"rollout-seed0-000000.npz": 1}

@@ -480,7 +480,8 @@ class Trainer:
         a = self.args
         human_batch = self.human_batch_size()
         shards = value_shards.ShardStream(a.selfplay, a.batch_size - human_batch, seed=a.seed,
-                                          passes=a.shard_passes, log=self.log)
+                                          passes=a.shard_passes, log=self.log,
+                                          stopping=lambda: self.stop_reason is not None)
         human = (BatchStream(store, self.task.examples, **self.stream_config)
                  .batches(self.stream_position) if human_batch else None)
         with_moves = self.task.target_width() == 2
@@ -566,7 +567,10 @@ class Trainer:
         try:
             while not self.should_stop():
                 waiting = time.monotonic()
-                planes, targets, self.stream_position = next(batches)
+                try:
+                    planes, targets, self.stream_position = next(batches)
+                except StopIteration:   # a stream that waited for data was told to stop
+                    break
                 self.waited += time.monotonic() - waiting
                 for group in self.optimizer.param_groups:
                     group["lr"] = self.lr()

@@ -101,9 +101,10 @@ class ShardStream:
     """
 
     def __init__(self, folder, batch_size, seed=0, passes=1, poll_seconds=10.0,
-                 log=print, sleep=time.sleep):
+                 log=print, sleep=time.sleep, stopping=lambda: False):
         self.folder, self.batch_size, self.seed = folder, batch_size, seed
         self.passes, self.poll_seconds, self.log, self.sleep = passes, poll_seconds, log, sleep
+        self.stopping = stopping   # while it waits for shards, the stream ends when this is true
         self.bad = set()
 
     @staticmethod
@@ -111,9 +112,10 @@ class ShardStream:
         return {"uses": {}, "current": None, "batch": 0}
 
     def next_shard(self, position):
-        """The name of the shard to use next, waiting for one if none is usable."""
+        """The name of the shard to use next, waiting for one if none is usable;
+        None if told to stop while waiting."""
         waited = False
-        while True:
+        while not self.stopping():
             uses = position["uses"]
             usable = [n for n in list_shards(self.folder)
                       if n not in self.bad and uses.get(n, 0) < self.passes]
@@ -123,7 +125,12 @@ class ShardStream:
                 self.log(f"waiting for new shards in {self.folder} (every shard used "
                          f"{self.passes} time{'s' if self.passes > 1 else ''})")
                 waited = True
-            self.sleep(self.poll_seconds)
+            self.wait()
+        return None
+
+    def wait(self):
+        """One pause between looks at the folder."""
+        self.sleep(self.poll_seconds)
 
     def load(self, name, use):
         """The shuffled records of one shard, or None (logged) if the file is bad."""
@@ -138,11 +145,14 @@ class ShardStream:
         return shape, {key: records[key][order] for key in ARRAYS}
 
     def batches(self, position=None):
-        """Yield (PackedPlanes, outcomes float32, position after this batch)."""
+        """Yield (PackedPlanes, outcomes float32, position after this batch); ends only
+        when told to stop while waiting for shards."""
         from training.sampler import PackedPlanes
         position = self.start() if position is None else _copy(position)
         while True:
             name = position["current"] or self.next_shard(position)
+            if name is None:
+                return
             use = position["uses"].get(name, 0)
             loaded = self.load(name, use)
             if loaded is None:

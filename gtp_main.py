@@ -6,11 +6,10 @@ Only GTP goes to stdout; every log line goes to stderr. Use with a GUI
 """
 
 import argparse
-import os
 import sys
 
-HERE = os.path.dirname(os.path.abspath(__file__))
-DEFAULT_WEIGHTS = os.path.join('weights', 'sl.pt')
+from goengine import loading   # light: torch loads only with a network
+
 
 DESCRIPTION = """\
 Run goengine as a GTP version 2 engine on stdin/stdout.
@@ -70,7 +69,7 @@ def probability(text):
 def build_parser():
     p = argparse.ArgumentParser(prog='gtp_main.py', description=DESCRIPTION, epilog=EPILOG,
                                 formatter_class=argparse.RawDescriptionHelpFormatter)
-    p.add_argument('--weights', default=DEFAULT_WEIGHTS, metavar='FILE',
+    p.add_argument('--weights', default=loading.DEFAULT_WEIGHTS, metavar='FILE',
                    help='SL policy network file (default: %(default)s, also looked up next '
                         'to this script); "none" for a random sensible-move player')
     p.add_argument('--value-weights', metavar='FILE',
@@ -91,8 +90,13 @@ def build_parser():
                    help='visits before a leaf is expanded and sent to the policy network '
                         '(AlphaGo: 40, the default); it rises on its own when the network '
                         'falls behind')
+    p.add_argument('--device', default='auto', metavar='NAME',
+                   help='where the networks run: auto (a CUDA GPU, else Apple MPS, else the '
+                        'CPU), cpu, cuda, cuda:N or mps (default: %(default)s)')
     p.add_argument('--threads', type=nonnegative_int, default=None, metavar='N',
-                   help='CPU threads for network inference (default: all available cores)')
+                   help='torch threads for network inference on the CPU (default: 1 for '
+                        'the search, whose other cores run rollouts; every core for '
+                        '--policy-only)')
     p.add_argument('--playouts', '--visits', dest='playouts', type=nonnegative_int,
                    default=None, metavar='N',
                    help='search playouts per move; 0 or unset: limited by time only')
@@ -121,15 +125,6 @@ def build_parser():
     return p
 
 
-def resolve(path):
-    """A relative weights path that is missing in the cwd is looked up next to this script."""
-    if path and not os.path.isabs(path) and not os.path.exists(path):
-        candidate = os.path.join(HERE, path)
-        if os.path.exists(candidate):
-            return candidate
-    return path
-
-
 def log(message):
     print(message, file=sys.stderr, flush=True)
 
@@ -153,19 +148,22 @@ def main(argv=None):
         log('goengine: --temperature is for the policy player: add --policy-only')
         return 2
 
-    from goengine import gtp, gtp_protocol, loading
+    from goengine import gtp, gtp_protocol, inference
     from goengine.rollout_weights import RolloutLoadError
     from goengine.timecontrol import TimeManager
 
-    weights = args.weights
-    if str(weights).lower() != 'none':
-        weights = resolve(weights)
-    value_weights = resolve(args.value_weights) if args.value_weights else None
-    if value_weights is None and str(weights).lower() != 'none':
-        value_weights = loading.value_weights_beside(weights)
+    weights, value_weights = loading.network_paths(args.weights, args.value_weights)
+    device = 'cpu'
+    if weights:
+        try:   # a device asked for and missing is refused before anything loads
+            device = inference.pick_device(args.device)
+        except inference.DeviceError as exc:
+            log(f'goengine: error: {exc}')
+            return 2
+        log(f'goengine: networks on {device}')
     try:   # read once, now: a bad file fails at start-up, not mid-game
         rollout = loading.load_rollout(
-            resolve(args.rollout_weights) if args.rollout_weights else None, log)
+            loading.resolve(args.rollout_weights) if args.rollout_weights else None, log)
     except RolloutLoadError as exc:
         log(f'goengine: error: cannot load rollout policy: {exc}')
         return 2
@@ -173,11 +171,10 @@ def main(argv=None):
         log(f'goengine: --lambda {args.mixing} needs a value network (--value-weights FILE)')
         return 2
     try:
-        kind = ('random' if str(weights).lower() == 'none' else
-                'policy' if args.policy_only else 'search')
+        kind = 'random' if weights is None else 'policy' if args.policy_only else 'search'
         engine_player = loading.load_player(kind, weights, value_weights, rollout, args.threads,
                                             args.resign_threshold, search_config(args), log,
-                                            temperature=args.temperature)
+                                            temperature=args.temperature, device=device)
     except Exception as exc:   # NetworkLoadError, or torch failing on a strange file
         log(f'goengine: error: cannot load network: {exc}')
         log('goengine: pass --weights FILE, or --weights none for a random test player')

@@ -9,13 +9,46 @@ and hands the parts to the player of the kind asked for:
 * 'random': random sensible moves, no network (`--weights none`).
 
 Every kind also gets the rollout policy, whose playouts judge dead stones
-(final_score, final_status_list).
+(final_score, final_status_list). The paths are this module's too: the
+default weights, the value network found beside the policy, the word 'none'
+for no network, and relative paths looked up in the installation.
 """
 
 import os
 import sys
 
 KINDS = ('search', 'policy', 'random')
+INSTALL_DIR = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+DEFAULT_WEIGHTS = os.path.join('weights', 'sl.pt')
+NO_NETWORK = 'none'
+
+
+def is_none(path):
+    """Whether `path` names no network: None or the word 'none'."""
+    return path is None or str(path).lower() == NO_NETWORK
+
+
+def resolve(path):
+    """A relative path that is missing in the working directory is looked up in the
+    installation (where weights/ ships), so the engine starts from any directory."""
+    if is_none(path) or os.path.isabs(path) or os.path.exists(path):
+        return path
+    candidate = os.path.join(INSTALL_DIR, path)
+    return candidate if os.path.exists(candidate) else path
+
+
+def network_paths(weights, value_weights=None):
+    """(policy file or None, value file or None) for the files a user named.
+
+    'none' names no network; without a value file named, value.pt beside the
+    policy file is used when there is one."""
+    weights = None if is_none(weights) else resolve(weights)
+    if is_none(value_weights):
+        value_weights = None if value_weights is not None else (
+            value_weights_beside(weights) if weights else None)
+    else:
+        value_weights = resolve(value_weights)
+    return weights, value_weights
 
 
 def load_rollout(path=None, log=None):
@@ -39,13 +72,15 @@ def value_weights_beside(policy_weights):
 
 
 def load_player(kind, weights=None, value_weights=None, rollout=None, threads=None,
-                resign_threshold=0.10, config=None, log=None, temperature=None):
+                resign_threshold=0.10, config=None, log=None, temperature=None, device='cpu'):
     """The player of `kind` (KINDS) with the networks in `weights` / `value_weights`.
 
     rollout: a RolloutPolicy (load_rollout()); None loads the default.
     threads: torch threads for network inference (the search's default is
     config.net_threads). The search without networks runs on rollouts alone.
     temperature: the policy player's sampling temperature (None: greedy).
+    device: where the networks run (a name from inference.pick_device); on an
+    accelerator the search batches more positions a call (search_config.for_device).
     Raises netfile.NetworkLoadError for a missing or corrupt network file.
     """
     if kind not in KINDS:
@@ -58,11 +93,11 @@ def load_player(kind, weights=None, value_weights=None, rollout=None, threads=No
         player = SimplePlayer()
         player.score_rollout = rollout
         return player
-    config = config or SearchConfig()
+    config = (config or SearchConfig()).for_device(device)
     if kind == 'search' and threads is None:
         threads = config.net_threads
-    policy_eval = _evaluator(weights, 'policy', threads)
-    value_eval = _evaluator(value_weights, 'value', threads)
+    policy_eval = evaluator(weights, 'policy', threads, device)
+    value_eval = evaluator(value_weights, 'value', threads, device)
     if kind == 'policy':
         if policy_eval is None:
             raise ValueError('the policy player needs policy weights')
@@ -75,9 +110,12 @@ def load_player(kind, weights=None, value_weights=None, rollout=None, threads=No
                       resign_threshold=resign_threshold, log=log)
 
 
-def _evaluator(path, kind, threads):
-    """A NetworkEvaluator for the network file at `path`, or None without one."""
-    if path is None or str(path).lower() == 'none':
+def evaluator(path, kind, threads=None, device='cpu', use_bf16=None):
+    """A NetworkEvaluator for the network file at `path` on `device`, or None without one.
+
+    Raises netfile.NetworkLoadError for a missing or corrupt file."""
+    if is_none(path):
         return None
     from goengine import inference, netfile   # torch is slow to import; only when needed
-    return inference.NetworkEvaluator(netfile.load_network(path, kind=kind), threads=threads)
+    return inference.NetworkEvaluator(netfile.load_network(resolve(path), kind=kind),
+                                      use_bf16=use_bf16, threads=threads, device=device)

@@ -21,9 +21,8 @@ from pathlib import Path
 
 from goengine import BLACK, PASS, WHITE, coords
 from goengine.game import GameError, from_record
+from goengine.loading import DEFAULT_WEIGHTS
 
-HERE = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
-DEFAULT_WEIGHTS = os.path.join(HERE, 'weights', 'sl.pt')
 SWINGS_LABELLED = 3
 
 
@@ -226,6 +225,8 @@ def build_parser():
     p.add_argument('--weights', default=DEFAULT_WEIGHTS,
                    help="SL policy network ('none': rollouts only)")
     p.add_argument('--value-weights', help='value network (default: value.pt beside the policy)')
+    p.add_argument('--device', default='auto',
+                   help='where the networks run: auto, cpu, cuda, cuda:N or mps')
     p.add_argument('--bad', type=float, default=0.20,
                    help='win rate a move may lose before it is marked a bad move (BM)')
     p.add_argument('--doubtful', type=float, default=0.10,
@@ -246,15 +247,13 @@ def main(argv=None):
     except ReviewError as exc:
         print(f'goengine-review: {exc}', file=sys.stderr)
         return 1
-    from goengine import loading, netfile
-    weights = None if str(args.weights).lower() == 'none' else args.weights
-    value_weights = args.value_weights
-    if value_weights is None and weights:
-        value_weights = loading.value_weights_beside(weights)
+    from goengine import inference, loading, netfile
+    weights, value_weights = loading.network_paths(args.weights, args.value_weights)
     try:
+        device = inference.pick_device(args.device)
         player = loading.load_player('search', weights, value_weights,
-                                     log=lambda message: None)
-    except netfile.NetworkLoadError as exc:
+                                     log=lambda message: None, device=device)
+    except (inference.DeviceError, netfile.NetworkLoadError) as exc:
         print(f'goengine-review: {exc}', file=sys.stderr)
         return 1
     try:

@@ -8,7 +8,11 @@ of GPUs did not.
 """
 
 import os
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
+
+# Most positions a network call takes on a GPU, where a call of 64 costs
+# little more than a call of one; not yet tuned by measurement (docs/GPU.md).
+ACCELERATOR_BATCH = 64
 
 
 @dataclass
@@ -79,6 +83,17 @@ class SearchConfig:
             raise ValueError('pass_prior must be in [0, 1)')
         if self.adapt_period <= 0 or self.resign_min_visits < 0:
             raise ValueError('need adapt_period > 0 and resign_min_visits >= 0')
+
+    def for_device(self, device):
+        """This config for networks on `device`: on an accelerator a network call
+        costs about as much for 64 positions as for one, so the queues and the
+        batch grow (n_thr then falls on its own, ThresholdControl); on the CPU
+        the config as it is."""
+        if str(device).split(':')[0] == 'cpu':
+            return self
+        return replace(self, batch_size=max(self.batch_size, ACCELERATOR_BATCH),
+                       max_pending_policy=max(self.max_pending_policy, ACCELERATOR_BATCH),
+                       max_pending_value=max(self.max_pending_value, 2 * ACCELERATOR_BATCH))
 
     def simulation_threads(self, networks):
         """sim_threads, or with 0 one per core not used by the network thread."""

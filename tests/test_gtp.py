@@ -1138,3 +1138,30 @@ def test_sabaki_gtp_client_drives_the_engine():
                             timeout=120, cwd=REPO, env={**os.environ, 'PYTHON': sys.executable})
     assert result.returncode == 0, result.stdout + result.stderr
     assert '# fail 0' in result.stdout
+
+
+def test_main_refuses_a_missing_device_before_loading_anything(tmp_path):
+    """A device asked for and missing: one clear line, before the (here corrupt) file is read."""
+    torch = pytest.importorskip('torch')
+    bad = tmp_path / 'bad.pt'
+    bad.write_bytes(b'not a network')
+    missing = [name for name, there in (('cuda', torch.cuda.is_available()),
+                                        ('mps', torch.backends.mps.is_available())) if not there]
+    for name in missing + ['tpu']:
+        result = run_main(['--weights', str(bad), '--device', name], 'name\n')
+        assert result.returncode == 2 and result.stdout == ''
+        lines = result.stderr.strip().splitlines()
+        assert len(lines) == 1 and f'device {name}' in lines[0].replace("'", ''), result.stderr
+
+
+def test_main_says_where_the_networks_run(tmp_path):
+    torch = pytest.importorskip('torch')
+    from goengine import netfile, nets
+    torch.manual_seed(0)
+    path = tmp_path / 'tiny.pt'
+    netfile.save_network(path, nets.PolicyNet(filters=4, layers=2, board_size=9))
+    result = run_main(['--weights', str(path), '--device', 'cpu', '--threads', '1',
+                       '--playouts', '30'], 'boardsize 9\nclear_board\ngenmove b\n')
+    assert result.returncode == 0, result.stderr
+    assert 'goengine: networks on cpu' in result.stderr.splitlines()
+    assert re.fullmatch(r'= [A-HJ]\d', responses(result.stdout)[2])

@@ -508,3 +508,40 @@ def test_bn_value_net_learns_a_material_count():
         folded = fold_batch_norm(net)
         assert torch.allclose(net(x), folded(x), atol=1e-4, rtol=1e-4)
     assert mse < 0.5
+
+
+def test_pick_device_resolves_auto_and_refuses_what_is_missing():
+    from goengine import inference
+    auto = inference.pick_device('auto')
+    assert auto == ('cuda' if torch.cuda.is_available() else
+                    'mps' if torch.backends.mps.is_available() else 'cpu')
+    assert inference.pick_device('CPU') == 'cpu'
+    for name in ('cuda:x', 'tpu', 'cuda:99'):
+        with pytest.raises(inference.DeviceError, match='device'):
+            inference.pick_device(name)
+    if not torch.cuda.is_available():
+        with pytest.raises(inference.DeviceError, match='no CUDA GPU'):
+            inference.pick_device('cuda')
+
+
+def test_the_evaluator_on_a_named_device_answers_as_on_the_cpu():
+    """The device path (uint8 across, results back as numpy) is the CPU path's, with device='cpu'."""
+    from goengine import inference, nets
+    torch.manual_seed(0)
+    model = nets.PolicyNet(48, 8, 2, 9)
+    planes = np.random.default_rng(0).integers(0, 2, size=(5, 48, 9, 9), dtype=np.uint8)
+    plain = inference.NetworkEvaluator(model, use_bf16=False, threads=1)
+    named = inference.NetworkEvaluator(model, use_bf16=False, threads=1,
+                                       device=inference.pick_device('cpu'))
+    assert named.device.type == 'cpu'
+    mask = planes[:, 46].reshape(5, -1).astype(bool)
+    assert np.allclose(plain.policy(planes, 0.67, mask), named.policy(planes, 0.67, mask))
+
+
+def test_an_accelerator_search_batches_more():
+    from goengine.search_config import ACCELERATOR_BATCH, SearchConfig
+    config = SearchConfig(c_puct=3.0)
+    assert config.for_device('cpu') is config
+    gpu = config.for_device('cuda:0')
+    assert gpu.batch_size == gpu.max_pending_policy == ACCELERATOR_BATCH > config.batch_size
+    assert gpu.c_puct == 3.0 and gpu.max_pending_value >= ACCELERATOR_BATCH

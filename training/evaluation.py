@@ -18,6 +18,8 @@ def parse_args(doc, kind, default_limit, argv=None, add_arguments=None):
     parser.add_argument("--limit", type=int, default=default_limit,
                         help="number of games (0: all)")
     parser.add_argument("--threads", type=int, default=2)
+    parser.add_argument("--device", default="auto",
+                        help="where the network runs: auto, cpu, cuda, cuda:N or mps")
     parser.add_argument("--fp32", action="store_true",
                         help="no bf16 autocast (default: bf16 only where the CPU computes it natively)")
     if add_arguments:
@@ -30,8 +32,10 @@ def parse_args(doc, kind, default_limit, argv=None, add_arguments=None):
 def load_evaluator(args, kind):
     """(model, NetworkEvaluator) for --weights; a bad file exits with its one-line error."""
     try:
+        device = inference.pick_device(args.device)
         model = netfile.load_network(args.weights, kind=kind)
-    except netfile.NetworkLoadError as exc:
+    except (inference.DeviceError, netfile.NetworkLoadError) as exc:
         raise SystemExit(str(exc))
-    use_bf16 = False if args.fp32 else None   # None: bf16 only where the CPU has it
-    return model, inference.NetworkEvaluator(model, use_bf16=use_bf16, threads=args.threads)
+    use_bf16 = False if args.fp32 else None   # None: half precision where it is fast
+    return model, inference.NetworkEvaluator(model, use_bf16=use_bf16, threads=args.threads,
+                                             device=device)

@@ -165,7 +165,11 @@ class ValueNet(nn.Module):
         x = F.relu(self.fc(x))
         return torch.tanh(self.out(x)).squeeze(1)
 
-    def forward(self, x):
+    def forward(self, x, with_moves=False):
+        """Values (N,); with_moves: forward_with_moves (through forward, so that a
+        DistributedDataParallel wrapper sees the call)."""
+        if with_moves:
+            return self.forward_with_moves(x)
         return self._value(self.trunk(x))
 
     def forward_with_moves(self, x):

@@ -22,6 +22,12 @@ from goengine import PASS, features
 from goengine.sgffile import SgfError, iter_positions
 
 CHUNK_POSITIONS = 4096  # examples pooled and shuffled together (~70 MB of planes)
+# With several processes (training/distributed.py) every rank must take the
+# same number of steps a chunk, and the ranks' shares of a chunk hold
+# different numbers of examples (short games, games without a result): each
+# takes this share of the examples its games would give at most, repeating
+# some where its share is short.
+RANK_FILL = 0.75
 
 
 class PolicyExamples:
@@ -125,8 +131,11 @@ class BatchStream:
     """Endless deterministic minibatches (planes uint8, targets) over a GameStore."""
 
     def __init__(self, store, maker, batch_size, positions_per_game=8, seed=0,
-                 chunk_positions=CHUNK_POSITIONS):
+                 chunk_positions=CHUNK_POSITIONS, rank=0, world=1):
+        """batch_size is this process's share of a minibatch; with world > 1 processes,
+        rank takes every world-th game of each chunk."""
         self.store, self.maker, self.batch_size = store, maker, batch_size
+        self.rank, self.world = rank, world
         self.per_game, self.seed = positions_per_game, seed
         self.games_per_chunk = max(1, math.ceil(chunk_positions / positions_per_game))
         self.chunks_per_epoch = math.ceil(len(store) / self.games_per_chunk)
@@ -138,19 +147,37 @@ class BatchStream:
             self._order = (epoch, np.random.default_rng([self.seed, epoch]).permutation(len(self.store)))
         return self._order[1]
 
+    def chunk_games(self, epoch, chunk):
+        """The games of one chunk (all ranks' together)."""
+        return self.order(epoch)[chunk * self.games_per_chunk:(chunk + 1) * self.games_per_chunk]
+
     def chunk(self, epoch, chunk):
-        """The shuffled examples of one chunk."""
-        rng = np.random.default_rng([self.seed, epoch, chunk, 1])
-        ids = self.order(epoch)[chunk * self.games_per_chunk:(chunk + 1) * self.games_per_chunk]
+        """The shuffled examples of one chunk (this rank's share of them)."""
+        key = [self.seed, epoch, chunk, 1] + ([self.rank] if self.world > 1 else [])
+        rng = np.random.default_rng(key)
+        ids = self.chunk_games(epoch, chunk)[self.rank::self.world]
         planes, targets = sample_examples(self.maker, (self.store[int(i)] for i in ids),
                                           self.per_game, rng)
         shuffle = rng.permutation(len(targets))
         return planes[shuffle], targets[shuffle]
 
+    def batch_count(self, epoch, chunk, examples):
+        """Minibatches of one chunk: as many as its examples fill in one process; with
+        several, the same number on every rank (RANK_FILL), whatever its share holds."""
+        if self.world == 1:
+            return examples // self.batch_size
+        games = len(self.chunk_games(epoch, chunk)) // self.world
+        return max(1, int(RANK_FILL * games * self.per_game) // self.batch_size)
+
     def chunk_batches(self, epoch, chunk, first_batch=0):
         """Yield (planes, targets, next_position) for the minibatches of one chunk."""
         planes, targets = self.chunk(epoch, chunk)
-        count = len(targets) // self.batch_size
+        count = self.batch_count(epoch, chunk, len(targets))
+        if len(targets) < count * self.batch_size:   # a short share: repeat some examples
+            if len(targets) == 0:
+                raise ValueError(f"rank {self.rank}: no examples in chunk {chunk}")
+            take = np.arange(count * self.batch_size) % len(targets)
+            planes, targets = planes[take], targets[take]
         for b in range(first_batch, count):
             if b + 1 < count:
                 nxt = (epoch, chunk, b + 1)

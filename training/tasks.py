@@ -117,10 +117,10 @@ class ValueTask(Task):
     def forward(self, model, x):
         if self.move_weight <= 0:
             return model(x).float()
-        if not model.move_head:
-            raise SystemExit("this network has no move head (a run from before session 7 or "
-                             "a shipped file): pass --move-weight 0")
-        values, logits = model.forward_with_moves(x)
+        if not getattr(model, "module", model).move_head:   # model may be a DDP wrapper
+            raise SystemExit("this network has no move head (a shipped file has none): "
+                             "pass --move-weight 0")
+        values, logits = model(x, with_moves=True)
         return values.float(), logits.float()
 
     def loss(self, output, targets):

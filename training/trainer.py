@@ -25,7 +25,7 @@ import numpy as np
 import torch
 
 from goengine import features, inference, netfile, nets
-from training import value_shards
+from training import distributed, value_shards
 from training.dataset import DATA_DIR, REPO_DIR, SPLIT_HELP, load_split
 from training.sampler import BatchStream, BatchWorkers, PackedPlanes, fixed_sample, measure_rate
 
@@ -152,9 +152,13 @@ class Trainer:
     def __init__(self, task, args):
         self.task, self.args = task, args
         self.run_dir = args.run_dir
-        self.device = pick_device(args.device)
-        self.bf16 = not args.fp32 and (self.device == "cuda" or inference.bf16_is_fast())
-        if self.device == "cuda":  # every batch has one shape: let cuDNN time its algorithms once
+        device = pick_device(args.device)
+        self.ranks = distributed.start(device)   # one process unless torchrun started several
+        self.device = self.ranks.device(device)
+        self.device_type = self.device.split(":")[0]   # autocast's name for it
+        on_gpu = self.device.startswith("cuda")
+        self.bf16 = not args.fp32 and (on_gpu or inference.bf16_is_fast())
+        if on_gpu:  # every batch has one shape: let cuDNN time its algorithms once
             torch.backends.cudnn.benchmark = True
         os.makedirs(self.run_dir, exist_ok=True)
         self.checkpoint_path = os.path.join(self.run_dir, CHECKPOINT)
@@ -166,6 +170,9 @@ class Trainer:
     # ---------------------------------------------------------------- logging
 
     def log(self, message):
+        """A line on stderr and in train.log; rank 0's only, when several processes train."""
+        if not self.ranks.main:
+            return
         line = f"{time.strftime('%Y-%m-%d %H:%M:%S')} {message}"
         print(line, file=sys.stderr, flush=True)
         print(line, file=self.log_file, flush=True)
@@ -229,6 +236,9 @@ class Trainer:
     # ------------------------------------------------------------ checkpoints
 
     def save_checkpoint(self):
+        if not self.ranks.main:
+            self.last_checkpoint = time.monotonic()
+            return
         state = {
             "kind": self.task.kind,
             "arch": self.model.arch,
@@ -290,7 +300,7 @@ class Trainer:
         """One SGD step (bf16 autocast where it is fast); returns the metric sums of the batch."""
         x = as_input(planes, self.device)
         y = torch.from_numpy(np.ascontiguousarray(targets)).to(self.device, non_blocking=True)
-        with torch.autocast(self.device, dtype=torch.bfloat16, enabled=self.bf16):
+        with torch.autocast(self.device_type, dtype=torch.bfloat16, enabled=self.bf16):
             output = self.task.forward(model, x)
         loss, sums = self.task.loss(output, y)
         optimizer.zero_grad(set_to_none=True)
@@ -305,7 +315,7 @@ class Trainer:
         totals = dict.fromkeys(self.task.metrics, 0.0)
         for i in range(0, len(targets), batch):
             x = as_input(planes[i:i + batch], self.device)
-            with torch.autocast(self.device, dtype=torch.bfloat16, enabled=self.bf16):
+            with torch.autocast(self.device_type, dtype=torch.bfloat16, enabled=self.bf16):
                 output = self.task.forward(model, x)
             y = torch.from_numpy(targets[i:i + batch]).to(self.device)
             _, sums = self.task.loss(output, y)
@@ -350,6 +360,8 @@ class Trainer:
         self.selfplay_position = None
         self.stream_config = dict(batch_size=self.human_batch_size(),
                                   positions_per_game=a.positions_per_game, seed=a.seed)
+        if self.ranks.active:   # a resumed run with another world size starts a new chunk
+            self.stream_config["world"] = self.ranks.world
         if state:
             if state["optimizer"] is not None:
                 self.optimizer.load_state_dict(state["optimizer"])
@@ -391,7 +403,7 @@ class Trainer:
         if dict(plain.arch, batch_norm=False) != ours:
             raise SystemExit(f"{a.init_weights}: architecture {plain.arch} differs from this "
                              f"run's {ours} (set --filters/--layers to match)")
-        stream = BatchStream(store, self.task.examples, **self.stream_config)
+        stream = BatchStream(store, self.task.examples, **self.stream_kwargs())
         planes, _ = stream.chunk(10**6 + 1, 0)  # an epoch training never reaches
         self.model = to_channels_last(nets.unfold_batch_norm(plain, planes[:positions]),
                                       self.device)
@@ -420,7 +432,7 @@ class Trainer:
 
     def synchronize(self):
         """Wait for the GPU's queued work (timings); nothing to wait for on the CPU."""
-        if self.device == "cuda":
+        if self.device.startswith("cuda"):
             torch.cuda.synchronize()
 
     def worker_count(self, pipeline, step):
@@ -444,6 +456,13 @@ class Trainer:
         spare = max(1, (os.cpu_count() or 2) - 2)  # the trainer and the GPU driver keep two
         return min(spare, math.ceil(PIPELINE_MARGIN * step / pipeline))
 
+    def stream_kwargs(self):
+        """BatchStream's arguments for this process: its share of each minibatch."""
+        kwargs = {k: v for k, v in self.stream_config.items() if k != "world"}
+        kwargs.update(batch_size=self.ranks.share(kwargs["batch_size"]),
+                      rank=self.ranks.rank, world=self.ranks.world)
+        return kwargs
+
     def human_batch_size(self):
         """Positions of each minibatch from the human games (the rest are self-play records)."""
         a = self.args
@@ -455,7 +474,7 @@ class Trainer:
         """The training minibatch iterator, in worker processes when the pipeline is too slow."""
         if getattr(self.args, "selfplay", None):
             return self.selfplay_batches(store)
-        stream = BatchStream(store, self.task.examples, **self.stream_config)
+        stream = BatchStream(store, self.task.examples, **self.stream_kwargs())
         pipeline, step = self.measure(stream)
         workers = self.worker_count(pipeline, step)
         where = f"{workers} worker processes" if workers else "in-process"
@@ -466,7 +485,7 @@ class Trainer:
         if workers:
             if store.path is None:
                 raise SystemExit("worker processes need a cached game store")
-            self.worker = BatchWorkers(store, self.task.examples, self.stream_config,
+            self.worker = BatchWorkers(store, self.task.examples, self.stream_kwargs(),
                                        self.stream_position, workers)
             return iter(self.worker)
         return stream.batches(self.stream_position)
@@ -479,10 +498,11 @@ class Trainer:
         position in self.selfplay_position for the checkpoint."""
         a = self.args
         human_batch = self.human_batch_size()
-        shards = value_shards.ShardStream(a.selfplay, a.batch_size - human_batch, seed=a.seed,
-                                          passes=a.shard_passes, log=self.log,
-                                          stopping=lambda: self.stop_reason is not None)
-        human = (BatchStream(store, self.task.examples, **self.stream_config)
+        shards = value_shards.ShardStream(
+            a.selfplay, self.ranks.share(a.batch_size - human_batch), seed=a.seed,
+            passes=a.shard_passes, log=self.log, stopping=lambda: self.stop_reason is not None,
+            rank=self.ranks.rank, world=self.ranks.world, from_main=self.ranks.from_main)
+        human = (BatchStream(store, self.task.examples, **self.stream_kwargs())
                  .batches(self.stream_position) if human_batch else None)
         with_moves = self.task.target_width() == 2
         self.log(f"self-play records from {a.selfplay} ({a.batch_size - human_batch} a batch, "
@@ -513,13 +533,15 @@ class Trainer:
         return {s: signal.signal(s, request_stop) for s in (signal.SIGTERM, signal.SIGINT)}
 
     def should_stop(self):
+        """Whether to stop before the next step; with several processes, all of them at once."""
         a = self.args
-        if self.stop_reason:
-            return True
-        if a.max_positions is not None and self.positions_seen >= a.max_positions:
-            self.stop_reason = "max positions"
-        elif a.max_hours is not None and time.monotonic() - self.started >= a.max_hours * 3600:
-            self.stop_reason = "max hours"
+        if not self.stop_reason:
+            if a.max_positions is not None and self.positions_seen >= a.max_positions:
+                self.stop_reason = "max positions"
+            elif a.max_hours is not None and time.monotonic() - self.started >= a.max_hours * 3600:
+                self.stop_reason = "max hours"
+        if self.ranks.any(self.stop_reason is not None) and not self.stop_reason:
+            self.stop_reason = "another process stopped"
         return self.stop_reason is not None
 
     def validate_and_log(self, val, train_sums, train_count, rate):
@@ -546,7 +568,7 @@ class Trainer:
                  f"bf16 {'on' if self.bf16 else 'off'}")
         if a.resume:
             self.truncate_log(self.positions_seen)
-        val = self.validation_set()
+        val = self.validation_set() if self.ranks.main else None   # rank 0 validates
         store = load_split("train", a.data_dir, a.cache_dir, log=self.log)
         self.log(f"training games: {len(store)} ({store.num_moves} moves)")
         if a.init_weights and not a.resume:
@@ -576,7 +598,7 @@ class Trainer:
                     group["lr"] = self.lr()
                 batch_sums = self.step(step_model, self.optimizer, planes, targets)
                 n = len(targets)
-                self.positions_seen += n
+                self.positions_seen += n * self.ranks.world
                 count += n
                 steps += 1
                 for k in sums:
@@ -586,7 +608,7 @@ class Trainer:
                     if steps % 20 == 0:
                         bar.set_postfix({m: f"{float(sums[m]) / count:.3f}" for m in self.task.metrics},
                                         refresh=False)
-                if self.positions_seen >= next_val:
+                if self.positions_seen >= next_val and self.ranks.main:
                     self.synchronize()
                     elapsed = time.monotonic() - rate_start
                     rate = (self.positions_seen - rate_since) / elapsed
@@ -596,10 +618,12 @@ class Trainer:
                     sums, count = dict.fromkeys(self.task.metrics, 0.0), 0
                     next_val += a.val_every
                     rate_since, rate_start, self.waited = self.positions_seen, time.monotonic(), 0.0
+                elif self.positions_seen >= next_val:
+                    next_val += a.val_every
                 if time.monotonic() - self.last_checkpoint >= a.checkpoint_minutes * 60:
                     self.save_checkpoint()
             self.save_checkpoint()
-            if self.stop_reason != "signal" and count:
+            if self.stop_reason != "signal" and count and self.ranks.main:
                 rate = (self.positions_seen - rate_since) / max(1e-9, time.monotonic() - rate_start)
                 self.validate_and_log(val, sums, count, rate)
         finally:
@@ -612,11 +636,16 @@ class Trainer:
         self.log(f"stopped ({self.stop_reason}) at {self.positions_seen} positions")
 
     def compiled_model(self):
-        """The model the steps run: torch.compile'd with --compile (its forward only)."""
+        """The model the steps run: DistributedDataParallel with several processes, and
+        torch.compile'd with --compile (its forward only)."""
+        model = self.ranks.wrap(self.model, self.device)
+        if self.ranks.active:
+            self.log(f"{self.ranks.world} processes, {self.stream_kwargs()['batch_size']} "
+                     f"positions of each minibatch apiece")
         if not self.args.compile:
-            return self.model
+            return model
         self.log("compiling the model (torch.compile)")
-        return torch.compile(self.model)
+        return torch.compile(model)
 
     # ----------------------------------------------------------------- export
 
@@ -695,7 +724,12 @@ def parse_args(parser, argv=None):
 
 def main(task, args):
     trainer = Trainer(task, args)
-    if args.export:
-        trainer.export(args.export)
-    else:
-        trainer.train()
+    try:
+        if args.export:
+            trainer.export(args.export)
+        else:
+            trainer.train()
+    except BaseException:
+        distributed.stop(trainer.ranks, wait=False)
+        raise
+    distributed.stop(trainer.ranks)

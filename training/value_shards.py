@@ -101,8 +101,13 @@ class ShardStream:
     """
 
     def __init__(self, folder, batch_size, seed=0, passes=1, poll_seconds=10.0,
-                 log=print, sleep=time.sleep, stopping=lambda: False):
+                 log=print, sleep=time.sleep, stopping=lambda: False, rank=0, world=1,
+                 from_main=lambda value: value):
+        """batch_size is this process's share of a minibatch. With world > 1 processes
+        all take the shard rank 0 chooses (from_main hands its choice to the others),
+        rank taking every world-th record of it."""
         self.folder, self.batch_size, self.seed = folder, batch_size, seed
+        self.rank, self.world, self.from_main = rank, world, from_main
         self.passes, self.poll_seconds, self.log, self.sleep = passes, poll_seconds, log, sleep
         self.stopping = stopping   # while it waits for shards, the stream ends when this is true
         self.bad = set()
@@ -141,6 +146,8 @@ class ShardStream:
             self.bad.add(name)
             return None
         order = np.random.default_rng([self.seed, use, *name.encode()]).permutation(meta["count"])
+        if self.world > 1:   # the same number of records on every rank
+            order = order[:meta["count"] // self.world * self.world][self.rank::self.world]
         shape = (meta["planes"], meta["size"], meta["size"])
         return shape, {key: records[key][order] for key in ARRAYS}
 
@@ -150,7 +157,9 @@ class ShardStream:
         from training.sampler import PackedPlanes
         position = self.start() if position is None else _copy(position)
         while True:
-            name = position["current"] or self.next_shard(position)
+            name = position["current"]
+            if not name:
+                name = self.from_main(self.next_shard(position) if self.rank == 0 else None)
             if name is None:
                 return
             use = position["uses"].get(name, 0)

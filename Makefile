@@ -1,30 +1,38 @@
 # One entry point for a fresh machine: `make engine` sets everything up and
 # starts the GTP engine; `make test` sets everything up and runs the tests.
+# Each step runs only when its inputs changed (stamp files in .venv), and
+# every line of the setup goes to stderr: on stdout `make engine` speaks GTP only.
 
 PYTHON ?= python3
 VENV := .venv
 PY := $(VENV)/bin/python
 WEIGHTS ?= weights/sl.pt
 PYTEST_ARGS ?=
+SOURCES := setup.py $(wildcard goengine/*.pyx goengine/*.pxd)
 
 .PHONY: setup build engine test test-deps test-slow bench clean
 
 $(VENV)/.installed: requirements.txt
-	$(PYTHON) -m venv $(VENV)
-	$(PY) -m pip install --quiet -r requirements.txt
-	touch $@
+	@echo "setting up $(VENV) (once)" >&2
+	@$(PYTHON) -m venv $(VENV) >&2
+	@$(PY) -m pip install --quiet -r requirements.txt >&2
+	@touch $@
 
-setup: $(VENV)/.installed build
+$(VENV)/.built: $(VENV)/.installed $(SOURCES)
+	@echo "building the Cython core" >&2
+	@$(PY) setup.py --quiet build_ext --inplace >&2
+	@$(PY) -m pip install --quiet --no-build-isolation --no-deps -e . >&2
+	@touch $@
 
-build: $(VENV)/.installed
-	$(PY) setup.py --quiet build_ext --inplace
-	$(PY) -m pip install --quiet --no-build-isolation --no-deps -e .
+setup: $(VENV)/.built
+
+build: $(VENV)/.built
 
 engine: setup
-	$(PY) gtp_main.py --weights $(WEIGHTS)
+	@$(PY) gtp_main.py --weights $(WEIGHTS)
 
 test-deps:
-	tools/setup_test_deps.sh
+	@tools/setup_test_deps.sh >&2
 
 test: setup test-deps
 	$(PY) -m pytest -q $(PYTEST_ARGS)
@@ -37,4 +45,4 @@ bench: setup
 	$(PY) tools/bench_nets.py
 
 clean:
-	rm -rf build goengine/*.so goengine/_*.c *.egg-info
+	rm -rf build goengine/*.so goengine/_*.c *.egg-info $(VENV)/.built

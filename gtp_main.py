@@ -133,7 +133,8 @@ def search_config(args):
     """SearchConfig with the search constants given on the command line; the rest AlphaGo's."""
     from goengine.search_config import SearchConfig
     given = {'mixing': args.mixing, 'c_puct': args.c_puct,
-             'expand_threshold': args.expand_threshold}
+             'expand_threshold': args.expand_threshold, 'max_playouts': args.playouts,
+             'net_threads': args.threads or None}
     return SearchConfig(**{name: value for name, value in given.items() if value is not None})
 
 
@@ -179,7 +180,6 @@ def main(argv=None):
         log(f'goengine: error: cannot load network: {exc}')
         log('goengine: pass --weights FILE, or --weights none for a random test player')
         return 2
-    engine_player.max_playouts = args.playouts or None
     engine_player.verbose = args.verbose
     if args.verbose:
         log(f'goengine: player {engine_player.name}, weights {weights}, value {value_weights}')

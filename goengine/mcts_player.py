@@ -14,15 +14,13 @@ from goengine.player import RESIGN, Player, PolicyPlayer, sensible_mask
 from goengine.search import Search
 from goengine.search_config import SearchConfig
 
-EXTENSION_STEP = 0.25   # seconds a time between checks that the search is still unsure
-
 
 class MCTSPlayer(Player):
     """The APV-MCTS engine behind the GTP layer.
 
-    `max_playouts` (simulations per move, None/0: time only) and `pondering`
-    are set by gtp_main. resign_threshold is a win rate; it defaults to
-    config.resign_q = -0.8 (10%), and 0 never resigns.
+    Its limits are the config's (max_playouts, sim_threads, net_threads).
+    resign_threshold is a win rate; it defaults to config.resign_q = -0.8
+    (10%), and 0 never resigns.
     """
 
     name = 'apv-mcts'
@@ -41,34 +39,31 @@ class MCTSPlayer(Player):
         if policy_eval is not None or value_eval is not None:
             self.direct = PolicyPlayer(policy_eval, value_eval, log=log)
         self.log = log or (lambda msg: print(msg, file=sys.stderr, flush=True))
-        self.max_playouts = None
-        self.pondering = False
         self.verbose = False
         self._error_reported = False
 
+    @property
+    def max_playouts(self):
+        """Simulations a move at most (config.max_playouts; None: the clock alone)."""
+        return self.config.max_playouts or None
+
     def genmove(self, game, color, budget, cleanup=False, report=None, interval=1.0,
                 limit=None):
-        """Search for `budget` seconds (less once the move is decided); while the search
-        is unsure (Search.unsure) go on in short steps up to `limit`."""
+        """One search for the move (Search.run's stop rule): `budget` seconds, or up to
+        `limit` while the search is unsure, less once the move is decided."""
         start = time.monotonic()
         if self.should_pass(game, color, sensible_mask(game.board_for(color), color), cleanup):
             return PASS
         reused = self.search.set_position(game, color, cleanup)
-        seconds = max(0.01, budget - (time.monotonic() - start))
-        self.search.run(seconds, self.max_playouts or None, report=report, interval=interval,
-                        stop_when_decided=True)
-        simulations, extended = self.search.last_sims, 0.0
-        if limit is not None and not self.max_playouts:
-            while self.search.unsure():
-                left = limit - (time.monotonic() - start)
-                if left < EXTENSION_STEP:
-                    break
-                self.search.run(EXTENSION_STEP, report=report, interval=interval)
-                simulations += self.search.last_sims
-                extended += EXTENSION_STEP
-        if extended and self.verbose:
-            self.log(f'goengine: unsure, searched {extended:.2f}s past the budget')
-        self._note(reused, simulations, time.monotonic() - start)
+        spent = time.monotonic() - start
+        seconds = max(0.01, budget - spent)
+        self.search.run(seconds, self.max_playouts, report=report, interval=interval,
+                        stop_when_decided=True,
+                        max_seconds=None if limit is None else max(seconds, limit - spent))
+        elapsed = time.monotonic() - start
+        if elapsed > budget + 0.05 and self.verbose:
+            self.log(f'goengine: unsure, searched {elapsed - budget:.2f}s past the budget')
+        self._note(reused, self.search.last_sims, elapsed)
         self._report_network_error()
         if self.should_resign(game, color):
             return RESIGN

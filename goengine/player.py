@@ -63,7 +63,6 @@ class Player:
 
     name = 'player'
     resign_threshold = 0.0     # win rate under which to resign; 0 never resigns
-    max_playouts = None        # search limit in playouts (--playouts); None: time only
     score_playouts = scoring.DEFAULT_PLAYOUTS
     score_rollout = None       # RolloutPolicy whose playouts judge dead stones; None: light ones
 

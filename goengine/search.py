@@ -158,13 +158,19 @@ class Search:
     # -- thinking -----------------------------------------------------------
 
     def run(self, seconds=None, max_sims=None, interrupt=None, report=None, interval=1.0,
-            stop_when_decided=False):
-        """Search until `seconds` pass, `max_sims` simulations are done or
-        `interrupt.wait()` says stop (whichever comes first). report(infos) is
-        called about every `interval` seconds and once at the end.
-        stop_when_decided: also stop once the move to play is settled (see decided)."""
+            stop_when_decided=False, max_seconds=None):
+        """Search, in one start of the threads, until the stop rule says so.
+
+        The rule, whichever comes first: `max_sims` simulations are done;
+        `interrupt.wait()` says stop; `seconds` have passed and the search is not
+        unsure (see unsure); it is unsure but `max_seconds` (at least `seconds`)
+        have passed; with stop_when_decided, no other move can catch up with the
+        most visited one in the time left (see decided). report(infos) is
+        called about every `interval` seconds and once at the end."""
         start = time.monotonic()
         deadline = start + seconds if seconds is not None else math.inf
+        last_deadline = start + max(seconds, max_seconds) if (
+            seconds is not None and max_seconds is not None) else deadline
         self._wait_for_root_priors(start, deadline)
         before = self.tree.sims_done
         self.tree.start(max_sims)
@@ -179,7 +185,7 @@ class Search:
         try:
             while any(t.is_alive() for t in threads):
                 now = time.monotonic()
-                if now >= deadline:
+                if now >= last_deadline or (now >= deadline and not self.unsure()):
                     break
                 if now >= next_report:
                     report(self.infos())
@@ -187,11 +193,14 @@ class Search:
                 if now >= next_adapt:
                     if control is not None:
                         control.update()
-                    if stop_when_decided and self.decided(self.tree.sims_done - before,
-                                                          now - start, deadline - now, max_sims):
+                    stop_at = deadline if now < deadline else last_deadline
+                    if stop_when_decided and self.decided(
+                            self.tree.sims_done - before, now - start, stop_at - now,
+                            max_sims) and not self.unsure():
                         break
                     next_adapt = now + self.config.adapt_period
-                wait = min(deadline, next_report, now + 0.02) - now
+                wait = min(deadline if now < deadline else last_deadline, next_report,
+                           now + 0.02) - now
                 if interrupt is not None:
                     if interrupt.wait(max(0.0, wait)):
                         break

@@ -39,9 +39,13 @@ class SearchConfig:
     max_pending_policy: int = 16
     max_pending_value: int = 32
     batch_size: int = 16         # most positions per network call
+
+    # -- limits: how much the search may use ---------------------------------
+    max_playouts: int = 0        # simulations a move at most (--playouts); 0: the clock alone
     sim_threads: int = 0         # simulation threads (C, GIL released); 0: the cores the
                                  # network thread leaves free, at least 1 (tools/bench_search.py)
-    net_threads: int = 1         # torch intra-op threads for the network thread
+    net_threads: int = 1         # torch intra-op threads of the network thread (--threads);
+                                 # on two cores one, so that the other runs simulations
     max_nodes: int = 2_000_000   # node pool cap (~48 bytes a node): memory stays bounded
     pass_prior: float = 0.01     # prior of the pass move (the policy network has no pass output)
     root_policy_wait: float = 0.5  # longest wait (s) for the root's SL priors before searching,
@@ -77,6 +81,8 @@ class SearchConfig:
             raise ValueError('c_puct, virtual_loss and expand_threshold must be >= 0')
         if self.policy_temperature <= 0:
             raise ValueError('policy_temperature must be > 0')
+        if self.max_playouts < 0 or self.net_threads < 1:
+            raise ValueError('need max_playouts >= 0 and net_threads >= 1')
         if self.sim_threads < 0 or self.batch_size < 1 or self.max_nodes < 1000:
             raise ValueError('need sim_threads >= 0, batch_size >= 1, max_nodes >= 1000')
         if not 0.0 <= self.pass_prior < 1.0:

@@ -22,6 +22,7 @@ All times are seconds (floats).
 
 import math
 from dataclasses import dataclass
+from typing import NamedTuple
 
 NONE, ABSOLUTE, BYOYOMI, CANADIAN = 'none', 'absolute', 'byoyomi', 'canadian'
 
@@ -78,6 +79,14 @@ def main_time_share(main_left, ply, size):
     own_moves = max(min_moves_left(size), (expected_game_length(size) - ply + 1) // 2)
     total = sum(move_weight(ply + 2 * k, size) for k in range(own_moves))
     return main_left * move_weight(ply, size) / total
+
+
+class MoveTime(NamedTuple):
+    """Seconds for one move: the search aims for `desired` and, while it is unsure
+    which move is best, may go on up to `maximum` (Pachi's desired and worst stop,
+    KataGo's recommended and maximum time)."""
+    desired: float
+    maximum: float
 
 
 class TimeManager:
@@ -214,8 +223,26 @@ class TimeManager:
 
     # -- the budget -------------------------------------------------------
 
-    def budget(self, color, ply, size=19):
-        """Seconds to think about the move at `ply` (0-based) for `color`."""
+    def move_time(self, color, ply, size=19):
+        """The MoveTime of the move at `ply` (0-based) for `color`.
+
+        desired: the weighted share of main time plus the byo-yomi usable on this
+        move, within the clock less the margin and --time-per-move. maximum: twice
+        that, within the same bounds; the same as desired without a game clock
+        (every move has its fixed time) and in byo-yomi (a period cannot stretch)."""
+        desired = self._desired(color, ply, size)
+        if self.unlimited:
+            return MoveTime(desired, desired)
+        c = self.clock(color)
+        if c.in_byoyomi:
+            return MoveTime(desired, desired)
+        _, hard = self._byoyomi_and_hard(c)
+        maximum = min(2.0 * desired, hard - self._margin(hard))
+        if self.time_per_move:
+            maximum = min(maximum, self.time_per_move)
+        return MoveTime(desired, max(desired, maximum))
+
+    def _desired(self, color, ply, size):
         if self.unlimited:
             return self.time_per_move or DEFAULT_MOVE_TIME
         c = self.clock(color)
@@ -240,23 +267,6 @@ class TimeManager:
         if c.in_byoyomi:
             return c.period_left / max(1, c.stones_left), c.period_left
         return s.period_time / max(1, s.stones), main + s.period_time
-
-    def limit(self, color, ply, size=19):
-        """The most the move at `ply` may take when the search is unsure (KataGo's
-        maximum beside its recommended time): twice the budget, within the hard
-        limit of the clock less the margin, and never more than --time-per-move.
-        Without a time limit every move has its fixed time: the limit is the budget."""
-        budget = self.budget(color, ply, size)
-        if self.unlimited:
-            return budget
-        c = self.clock(color)
-        if c.in_byoyomi:
-            return budget          # a period cannot be stretched
-        _, hard = self._byoyomi_and_hard(c)
-        limit = min(2.0 * budget, hard - self._margin(hard))
-        if self.time_per_move:
-            limit = min(limit, self.time_per_move)
-        return max(budget, limit)
 
     def _margin(self, available):
         """The safety margin, shrunk on very short clocks so a budget remains."""

@@ -351,12 +351,12 @@ def test_a_failing_network_does_not_stall_the_search():
             raise RuntimeError('out of memory')
 
     logged = []
+    # max_playouts: a fixed amount of work, however busy the machine is
     player = MCTSPlayer(Broken(), config=SearchConfig(mixing=1.0, expand_threshold=2,
                                                       max_expand_threshold=2,
-                                                      max_pending_policy=2),
+                                                      max_pending_policy=2, max_playouts=1000),
                         log=logged.append)
     player.direct = None
-    player.max_playouts = 1000       # a fixed amount of work, however busy the machine is
     try:
         game = GameState(9, 7.5)
         move = player.genmove(game, BLACK, 30.0)   # a stalled search runs into this limit
@@ -497,7 +497,9 @@ def test_white_giving_handicap_resigns_late_and_only_when_far_lower():
 def test_an_unsure_search_thinks_past_its_budget_up_to_the_limit(monkeypatch):
     game = GameState(9, 7.5)
     player = MCTSPlayer(config=SearchConfig(mixing=1.0), resign_threshold=0)
-    timings = {}
+    timings, runs = {}, []
+    run = Search.run
+    monkeypatch.setattr(Search, 'run', lambda self, *a, **k: runs.append(1) or run(self, *a, **k))
     for unsure, limit in ((True, 0.8), (False, 0.8), (True, None)):
         monkeypatch.setattr(Search, 'unsure', lambda self, answer=unsure: answer)
         start = time.monotonic()
@@ -505,5 +507,6 @@ def test_an_unsure_search_thinks_past_its_budget_up_to_the_limit(monkeypatch):
         timings[unsure, limit] = time.monotonic() - start
         assert game.board.is_legal(move, BLACK)
     player.close()
+    assert len(runs) == 3     # one start of the search threads a move: Search.run's stop rule
     assert 0.5 <= timings[True, 0.8] <= 0.85, timings            # went on, within the limit
     assert timings[False, 0.8] <= 0.3 and timings[True, None] <= 0.3, timings

@@ -14,7 +14,7 @@ def play_out(tm, color, size, plies, overhead=0.0):
     Returns the budgets."""
     budgets = []
     for ply in range(0, plies, 2):
-        budget = tm.budget(color, ply, size)
+        budget = tm.move_time(color, ply, size).desired
         budgets.append(budget)
         tm.charge(color, budget + overhead)
     return budgets
@@ -83,14 +83,14 @@ def test_constructor_validation():
 # -- budgets ----------------------------------------------------------------
 
 def test_no_time_limit_uses_fixed_budget():
-    assert TimeManager().budget(B, 0) == DEFAULT_MOVE_TIME
-    assert TimeManager(time_per_move=2.5).budget(B, 100) == 2.5
+    assert TimeManager().move_time(B, 0).desired == DEFAULT_MOVE_TIME
+    assert TimeManager(time_per_move=2.5).move_time(B, 100).desired == 2.5
 
 
 def test_time_per_move_caps_a_timed_game():
     tm = TimeManager(time_per_move=1.0)
     tm.set_kgs('absolute', 3600)
-    assert tm.budget(B, 60) == 1.0
+    assert tm.move_time(B, 60).desired == 1.0
 
 
 def test_absolute_time_never_runs_out():
@@ -115,7 +115,7 @@ def test_absolute_spends_more_in_the_middle_game():
 def test_japanese_byoyomi_in_main_time_adds_a_period():
     tm = TimeManager(margin=1.0)
     tm.set_kgs('byoyomi', 600, 30, 3)
-    budget = tm.budget(B, 50)
+    budget = tm.move_time(B, 50).desired
     assert budget >= 30 - 1.0
     assert budget <= main_time_share(600, 50, 19) + 30
 
@@ -124,32 +124,32 @@ def test_japanese_byoyomi_in_byoyomi_keeps_the_margin():
     tm = TimeManager(margin=1.0)
     tm.set_kgs('byoyomi', 600, 30, 3)
     tm.time_left(B, 30, 3)                # KGS: in byo-yomi, 3 periods of 30 s left
-    assert tm.budget(B, 200) == pytest.approx(29.0)
+    assert tm.move_time(B, 200).desired == pytest.approx(29.0)
     tm.time_left(B, 4, 1)
-    assert tm.budget(B, 200) == pytest.approx(3.0)
+    assert tm.move_time(B, 200).desired == pytest.approx(3.0)
 
 
 def test_canadian_byoyomi_spreads_the_block():
     tm = TimeManager(margin=1.0)
     tm.set_gtp(0, 300, 25)               # only byo-yomi: 300 s per 25 stones
-    assert tm.budget(B, 0) == pytest.approx(12.0)
+    assert tm.move_time(B, 0).desired == pytest.approx(12.0)
     tm.time_left(B, 60, 10)
-    assert tm.budget(B, 100) == pytest.approx(6.0)
+    assert tm.move_time(B, 100).desired == pytest.approx(6.0)
     tm.time_left(B, 5, 1)                # last stone: keep the margin
-    assert tm.budget(B, 100) == pytest.approx(4.0)
+    assert tm.move_time(B, 100).desired == pytest.approx(4.0)
 
 
 def test_out_of_time_still_gives_minimum_budget():
     tm = TimeManager()
     tm.set_kgs('absolute', 100)
     tm.time_left(B, 0, 0)
-    assert tm.budget(B, 100) == MIN_BUDGET
+    assert tm.move_time(B, 100).desired == MIN_BUDGET
 
 
 def test_short_clock_shrinks_the_margin():
     tm = TimeManager(margin=5.0)
     tm.set_kgs('byoyomi', 0, 2, 1)
-    assert 0.5 <= tm.budget(B, 0) <= 2.0
+    assert 0.5 <= tm.move_time(B, 0).desired <= 2.0
 
 
 # -- clock updates ------------------------------------------------------------
@@ -203,17 +203,17 @@ def test_new_settings_reset_clocks():
 
 def test_limit_lets_an_unsure_search_go_on_but_never_past_the_clock():
     fixed = TimeManager(time_per_move=5)
-    assert fixed.limit(B, 100) == fixed.budget(B, 100) == 5      # no clock: a fixed time
+    assert fixed.move_time(B, 100).maximum == fixed.move_time(B, 100).desired == 5      # no clock: a fixed time
     absolute = TimeManager(margin=1.0)
     absolute.set_gtp(300, 0, 0)
-    budget = absolute.budget(B, 60)
-    assert absolute.limit(B, 60) == pytest.approx(2 * budget)
+    budget = absolute.move_time(B, 60).desired
+    assert absolute.move_time(B, 60).maximum == pytest.approx(2 * budget)
     absolute.time_left(B, 4, 0)                                     # almost out of time
-    assert absolute.limit(B, 60) <= 4 - 1 + 1e-9
+    assert absolute.move_time(B, 60).maximum <= 4 - 1 + 1e-9
     capped = TimeManager(time_per_move=3)
     capped.set_gtp(600, 0, 0)
-    assert capped.limit(B, 60) == 3
+    assert capped.move_time(B, 60).maximum == 3
     japanese = TimeManager(margin=1.0)
     japanese.set_gtp(0, 30, 1)                                      # byo-yomi only
     japanese.charge(B, 0.1)
-    assert japanese.limit(B, 10) == japanese.budget(B, 10)          # a period is a period
+    assert japanese.move_time(B, 10).maximum == japanese.move_time(B, 10).desired          # a period is a period

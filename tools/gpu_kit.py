@@ -1,21 +1,21 @@
 #!/usr/bin/env python3
-"""Train on a lent GPU machine and bring the run home (docs/GPU.md says how).
+"""Train on a remote GPU machine reached by copying files (docs/GPU.md says how).
 
-The GPU machine gets a copy of the working tree plus carried folders (64 MiB
-in all), runs one command at most 10 minutes, and hands back at most 8 files
-of 16 MiB from $OUT. It has Python with torch (CUDA), numpy and Cython, but no
-sgfmill, tqdm or matplotlib, and no network. So:
+For a machine that has this checkout but not its data or its build: a pack of
+the games small enough to copy, a trainer that outlives the shell that started
+it, and a checkpoint small enough to copy home (16 MiB at most). It needs
+Python with torch and numpy there; sgfmill, tqdm and matplotlib are optional.
 
 here, before:   pack   a slice of the training games (and the held-out month) as
-                       compressed game stores, into an ignored folder to carry
+                       compressed game stores, into a folder to copy over
 there, first:   build  the Cython core in place (without setuptools if need be)
-                start  the trainer detached (setsid), so it outlives the command
-there, each:    wait   print the trainer's log for up to N minutes
-there, last:    fetch  (--stop: checkpoint and stop) a compact checkpoint to $OUT
+                start  the trainer detached (a session of its own)
+there, meanwhile: wait print the trainer's log for up to N minutes
+there, last:    fetch  (--stop: checkpoint and stop) a compact checkpoint to --out
 here, after:    adopt  the fetched checkpoint as a run folder that --resume and
                        --export take as usual
 
-Run it with the repository on PYTHONPATH there (no install on that machine):
+Run it with the repository on PYTHONPATH there (no install needed):
     PYTHONPATH=. python3 tools/gpu_kit.py start --run-dir runs/gpu-policy -- --init-weights ...
 """
 
@@ -32,8 +32,8 @@ import time
 REPO = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 EXTENSIONS = ("_board", "_features", "_tree", "_patterns", "_rollout")
 TRAINERS = {"policy": "tools/train_policy.py", "value": "tools/train_value.py"}
-MAX_FILE_MIB = 16      # the largest file the GPU machine hands back
-CARRY_MIB = 64         # the working tree and the carried folders together
+MAX_FILE_MIB = 16      # the compact checkpoint stays under this: quick to copy home
+COPY_MIB = 64          # the pack and the tracked tree together stay under this by default
 SNAPSHOT = "checkpoint-compact.pt"
 
 
@@ -68,9 +68,9 @@ def pack(args):
                 f"the held-out month whole\n")
     tree = tracked_mib()
     print(f"pack {sizes:.1f} MiB + tracked tree {tree:.1f} MiB = {sizes + tree:.1f} MiB "
-          f"(the GPU machine takes {CARRY_MIB} MiB)")
-    if sizes + tree > CARRY_MIB:
-        raise SystemExit("too large to carry: use a larger --of")
+          f"(at most {args.max_mib} MiB)")
+    if sizes + tree > args.max_mib:
+        raise SystemExit(f"more than --max-mib {args.max_mib}: use a larger --of")
 
 
 def tracked_mib():
@@ -189,7 +189,7 @@ def wait(args):
 # ------------------------------------------------------------------ fetch
 
 def fetch(args):
-    """Write the run's checkpoint, compacted, and its logs to --out (the GPU machine's $OUT)."""
+    """Write the run's checkpoint, compacted, and its logs to --out, the folder to copy home."""
     import torch
 
     from training.trainer import CHECKPOINT, compact_state
@@ -257,7 +257,9 @@ def main(argv=None):
     p = commands.add_parser("pack", help=pack.__doc__)
     p.add_argument("--slice", type=int, required=True, help="which slice, 0..OF-1")
     p.add_argument("--of", type=int, default=2, help="slices the training games are cut into")
-    p.add_argument("--out", default="gpu/pack", help="an ignored folder to carry")
+    p.add_argument("--out", default="gpu/pack", help="the folder to copy to the GPU machine")
+    p.add_argument("--max-mib", type=float, default=COPY_MIB,
+                   help="the most the pack and the tracked tree may weigh together")
     p.add_argument("--data-dir", help="the game collections (default: the trainers')")
     p.add_argument("--cache-dir", help="their parsed stores (default: the trainers')")
     p.set_defaults(run=pack)
@@ -281,7 +283,7 @@ def main(argv=None):
 
     p = commands.add_parser("fetch", help=fetch.__doc__)
     p.add_argument("--run-dir", required=True)
-    p.add_argument("--out", default=os.environ.get("OUT", "gpu/out"))
+    p.add_argument("--out", default="gpu/out", help="the folder to copy home")
     p.add_argument("--stop", action="store_true", help="stop the trainer first (it checkpoints)")
     p.add_argument("--stop-timeout", type=float, default=180.0)
     p.set_defaults(run=fetch)

@@ -110,7 +110,7 @@ def add_arguments(parser, lr, batch_size, positions_per_game, run_dir):
       help="step: --lr times --lr-decay every --lr-decay-every positions; cosine: from --lr "
            "down to --lr-floor times it over the run's budget (--max-positions in total, or "
            "--max-hours of this invocation, whichever ends first), for a run of known length "
-           "such as a lent GPU's")
+           "such as a run on a rented GPU")
     a("--lr-decay", type=float, default=0.5, help="lr factor applied every --lr-decay-every")
     a("--lr-decay-every", type=int, default=0, metavar="POSITIONS",
       help="positions between lr decays (0: constant lr)")
@@ -664,7 +664,7 @@ class Trainer:
 
 
 def compact_state(state):
-    """A checkpoint small enough to carry home from the GPU machine (files <= 16 MiB).
+    """A checkpoint small enough to copy home from a remote GPU machine (<= 16 MiB).
 
     Weights and optimizer state go to bf16; BN running statistics stay fp32
     (they are few, and the folded network depends on them exactly), and so do

@@ -11,11 +11,12 @@ import threading
 import time
 import traceback
 
-from goengine import PASS, scoring
+from goengine import PASS
 from goengine.game import GameState
 from goengine.gtp_commands import FAMILIES, move_text
 from goengine.gtp_protocol import GtpError, format_response, parse_command
-from goengine.player import RESIGN, SimplePlayer
+from goengine.moves import RESIGN
+from goengine.player import SimplePlayer
 from goengine.timecontrol import TimeManager
 
 
@@ -28,7 +29,7 @@ class GtpEngine:
     """
 
     def __init__(self, player=None, game=None, clock=None, write=None, interrupt=None,
-                 log=None, verbose=False, score_playouts=scoring.DEFAULT_PLAYOUTS, ponder=False):
+                 log=None, verbose=False, ponder=False):
         self.player = player or SimplePlayer()
         self.game = game or GameState()
         self.clock = clock or TimeManager()
@@ -38,8 +39,6 @@ class GtpEngine:
         self.verbose = verbose
         self.ponder = ponder
         self._log = log or (lambda msg: print(msg, file=sys.stderr, flush=True))
-        self.score_playouts = score_playouts
-        self.player.score_playouts = score_playouts
         self.quit_requested = False
         self.last_command = None
         self.handlers = {}
@@ -139,14 +138,18 @@ class GtpEngine:
             self.commit(color, move)
         return move_text(move, self.game.size)
 
+    @property
+    def scorer(self):
+        """The dead-stone judge: the player's (scoring.Scorer)."""
+        return self.player.scorer
+
     def score(self):
         """(score, dead stones, seki stones) for the current position, cached by position."""
         board = self.game.board
         key = (board.hash, board.size, board.komi)
         if self._score_cache is None or self._score_cache[0] != key:
-            dead, seki = scoring.stone_status(board, self.score_playouts,
-                                              rollout=self.player.score_rollout)
-            self._score_cache = (key, scoring.final_score(board, dead), dead, seki)
+            dead, seki = self.scorer.stone_status(board)
+            self._score_cache = (key, self.scorer.final_score(board, dead), dead, seki)
         return self._score_cache[1:]
 
     # -- idle time -----------------------------------------------------

@@ -19,7 +19,7 @@ from goengine.game import MAX_SIZE, MIN_SIZE, RULESETS, GameError, \
     fixed_handicap_points, free_handicap_points, from_record
 from goengine.gtp_protocol import PROTOCOL_VERSION, GtpError, command, expect_args, \
     parse_float, parse_int
-from goengine.player import RESIGN
+from goengine.moves import RESIGN
 
 ENGINE_NAME = 'goengine'
 ENGINE_VERSION = '0.1'
@@ -351,8 +351,7 @@ class AnalyzeHandlers(Family):
     def ownership(self, color):
         """The dead-stone scorer's ownership of the position with `color` to move."""
         engine = self.engine
-        return scoring.ownership(self.game.board_for(color), engine.score_playouts,
-                                 rollout=getattr(engine.player, 'score_rollout', None))
+        return engine.scorer.ownership(self.game.board_for(color))
 
     def parse(self, args, ownership=False):
         """[color] [interval | interval N] [minmoves N] [maxmoves N], and with

@@ -86,13 +86,13 @@ def load_player(kind, weights=None, value_weights=None, rollout=None, threads=No
     if kind not in KINDS:
         raise ValueError(f'player kind must be one of {KINDS}, not {kind!r}')
     from goengine.player import PolicyPlayer, SimplePlayer
+    from goengine.scoring import Scorer
     from goengine.search_config import SearchConfig
     log = log or (lambda msg: print(msg, file=sys.stderr, flush=True))
     rollout = rollout if rollout is not None else load_rollout(log=log)
+    scorer = Scorer(rollout)   # the rollout policy's playouts judge dead stones
     if kind == 'random':
-        player = SimplePlayer()
-        player.score_rollout = rollout
-        return player
+        return SimplePlayer(scorer=scorer)
     config = (config or SearchConfig()).for_device(device)
     if kind == 'search' and threads is None:
         threads = config.net_threads
@@ -101,13 +101,11 @@ def load_player(kind, weights=None, value_weights=None, rollout=None, threads=No
     if kind == 'policy':
         if policy_eval is None:
             raise ValueError('the policy player needs policy weights')
-        player = PolicyPlayer(policy_eval, value_eval, resign_threshold=resign_threshold, log=log,
-                              temperature=temperature)
-        player.score_rollout = rollout
-        return player
+        return PolicyPlayer(policy_eval, value_eval, resign_threshold=resign_threshold, log=log,
+                            temperature=temperature, scorer=scorer)
     from goengine.mcts_player import MCTSPlayer
     return MCTSPlayer(policy_eval, value_eval, rollout, config,
-                      resign_threshold=resign_threshold, log=log)
+                      resign_threshold=resign_threshold, log=log, scorer=scorer)
 
 
 def evaluator(path, kind, threads=None, device='cpu', use_bf16=None):

@@ -10,8 +10,10 @@ import sys
 import time
 
 from goengine import PASS
-from goengine.player import RESIGN, Player, PolicyPlayer, sensible_mask
+from goengine.moves import RESIGN
+from goengine.player import Player, PolicyPlayer, sensible_mask
 from goengine.search import Search
+from goengine.scoring import Scorer
 from goengine.search_config import SearchConfig
 
 
@@ -26,7 +28,7 @@ class MCTSPlayer(Player):
     name = 'apv-mcts'
 
     def __init__(self, policy_eval=None, value_eval=None, rollout=None, config=None,
-                 resign_threshold=None, log=None):
+                 resign_threshold=None, log=None, scorer=None):
         self.config = config or SearchConfig()
         if resign_threshold is not None:
             self.config.resign_q = 2.0 * resign_threshold - 1.0
@@ -34,7 +36,7 @@ class MCTSPlayer(Player):
         self.resign_opening_fraction = self.config.resign_opening_fraction
         self.resign_handicap_fraction = self.config.resign_handicap_fraction
         self.search = Search(policy_eval, value_eval, rollout, self.config)
-        self.score_rollout = rollout   # its playouts also judge dead stones (scoring)
+        self.scorer = scorer or Scorer(rollout)   # the search's rollouts judge dead stones
         self.direct = None   # plain network answers for policy()/value() (GoGui analyze)
         if policy_eval is not None or value_eval is not None:
             self.direct = PolicyPlayer(policy_eval, value_eval, log=log)
@@ -110,9 +112,7 @@ class MCTSPlayer(Player):
 
     def value(self, game, color):
         """The search's win rate if the tree stands on this position, else the value net's."""
-        if (self.search.root_key == Search._key(game)
-                and self.search.root_moves == list(game.moves)
-                and self.search.root_color == color):
+        if self.search.stands_on(game, color):
             rate = self.search.winrate()
             if rate is not None:
                 return rate

@@ -44,10 +44,6 @@ DEFAULT_LAYERS = 13
 DEFAULT_BOARD_SIZE = 19
 VALUE_HIDDEN = 256  # value network layer 14: "256 rectifier units"
 
-# Softmax temperature used for the search priors (Extended Data Table 5:
-# beta = 0.67). Callers pass it explicitly; the functions default to 1.0.
-SEARCH_TEMPERATURE = 0.67
-
 # --------------------------------------------------------------------------
 # Architecture
 # --------------------------------------------------------------------------
@@ -200,7 +196,7 @@ def softmax_with_temperature(logits, temperature=1.0, dim=-1):
     """probs = softmax(logits / temperature).
 
     temperature < 1 sharpens the distribution, > 1 flattens it. AlphaGo's
-    search priors use beta = 0.67 (SEARCH_TEMPERATURE). Works on tensors.
+    search priors use beta = 0.67 (SearchConfig.policy_temperature). Works on tensors.
     """
     if temperature <= 0:
         raise ValueError(f'temperature must be > 0, got {temperature}')

@@ -16,32 +16,11 @@ docs/API.md; PASS = -1 and RESIGN = -2.
 
 import random
 import sys
-from dataclasses import dataclass, field
-
 import numpy as np
 
 from goengine import PASS, WHITE, scoring
+from goengine.moves import RESIGN, MoveInfo  # noqa: F401  (the players' answers)
 from goengine.search_config import SearchConfig
-
-RESIGN = -2
-
-
-@dataclass
-class MoveInfo:
-    """One candidate move for analysis output (lz-analyze and friends).
-
-    winrate and lcb are for the player to move, in [0, 1]; prior is the
-    policy probability; pv starts with `move`; score_lead is by how many
-    points the player to move ends ahead after the move (None: no estimate).
-    """
-    move: int
-    visits: int
-    winrate: float
-    prior: float
-    lcb: float
-    pv: list = field(default_factory=list)
-    score_lead: float | None = None
-
 
 def sensible_mask(board, color):
     """Bool array (size*size,): legal for `color` and not filling its own true eye."""
@@ -63,8 +42,7 @@ class Player:
 
     name = 'player'
     resign_threshold = 0.0     # win rate under which to resign; 0 never resigns
-    score_playouts = scoring.DEFAULT_PLAYOUTS
-    score_rollout = None       # RolloutPolicy whose playouts judge dead stones; None: light ones
+    scorer = scoring.Scorer()  # judges dead stones; constructors take the engine's own
 
     # -- what a searching engine will override ---------------------------
 
@@ -156,9 +134,7 @@ class Player:
         last = game.last_move
         if last is None or last[1] != PASS or last[0] == color:
             return False
-        score = scoring.final_score(game.board, playouts=self.score_playouts,
-                                    rollout=self.score_rollout)
-        return scoring.winner(score) == color
+        return scoring.winner(self.scorer.final_score(game.board)) == color
 
     # no resigning during the first size*size*this plies
     resign_opening_fraction = SearchConfig.resign_opening_fraction
@@ -186,8 +162,9 @@ class SimplePlayer(Player):
 
     name = 'simple'
 
-    def __init__(self, seed=0):
+    def __init__(self, seed=0, scorer=None):
         self.rng = random.Random(seed)
+        self.scorer = scorer or self.scorer
 
     def genmove(self, game, color, budget, cleanup=False, report=None, interval=1.0,
                 limit=None):
@@ -215,8 +192,9 @@ class PolicyPlayer(Player):
     name = 'policy'
 
     def __init__(self, policy_eval, value_eval=None, resign_threshold=0.10, log=None,
-                 temperature=None, seed=None):
+                 temperature=None, seed=None, scorer=None):
         from goengine import features   # imported here: needs the compiled board
+        self.scorer = scorer or self.scorer
         if temperature is not None and not temperature >= 0:
             raise ValueError(f'temperature must be >= 0, got {temperature}')
         self.features = features
@@ -225,7 +203,7 @@ class PolicyPlayer(Player):
         self.temperature = temperature or None
         self.rng = np.random.default_rng(seed)
         self.resign_threshold = resign_threshold if value_eval is not None else 0.0
-        self.fallback = SimplePlayer()
+        self.fallback = SimplePlayer(scorer=self.scorer)
         self.log = log or (lambda msg: print(msg, file=sys.stderr, flush=True))
         self._warned_sizes = set()
 

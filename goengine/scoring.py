@@ -162,6 +162,30 @@ def final_score(board, dead=None, playouts=DEFAULT_PLAYOUTS, rollout=None):
     return float(cleaned.area_score())
 
 
+class Scorer:
+    """The dead-stone judge of a game: whose playouts (`rollout`, a RolloutPolicy;
+    None: light random ones) and how many. One object per engine, which the
+    player holds and the GTP commands ask (final_score, final_status_list,
+    the ownership maps, and whether to answer a pass with a pass)."""
+
+    def __init__(self, rollout=None, playouts=DEFAULT_PLAYOUTS):
+        self.rollout, self.playouts = rollout, playouts
+
+    def ownership(self, board, seed=0):
+        return ownership(board, self.playouts, seed, self.rollout)
+
+    def stone_status(self, board):
+        """(dead, seki) stone points (module stone_status)."""
+        return stone_status(board, self.playouts, rollout=self.rollout)
+
+    def final_score(self, board, dead=None):
+        """Black's area minus White's minus komi, dead stones removed (judged here
+        unless given)."""
+        if dead is None:
+            dead = self.stone_status(board)[0]
+        return final_score(board, dead)
+
+
 def format_score(score):
     """GTP spec 4.3 result text: 'B+3.5', 'W+0.5' or '0' for a draw."""
     if score > 0:

@@ -32,7 +32,7 @@ import time
 
 from goengine import PASS
 from goengine._tree import Tree
-from goengine.player import MoveInfo
+from goengine.moves import MoveInfo
 from goengine.search_config import SearchConfig
 
 
@@ -99,6 +99,11 @@ class Search:
             self.networks.close()
 
     # -- the root -----------------------------------------------------------
+
+    def stands_on(self, game, color):
+        """Whether the tree's root is this game's position with `color` to move."""
+        return (self.root_key == self._key(game) and self.root_moves == list(game.moves)
+                and self.root_color == color)
 
     @staticmethod
     def _key(game):

@@ -42,9 +42,10 @@ OURS = REQUIRED + ['undo', 'showboard', 'fixed_handicap', 'place_free_handicap',
                    'lz-analyze', 'lz-genmove_analyze', 'gogui-analyze_commands']
 
 
-def make_engine(size=9, player=None, **kw):
-    kw.setdefault('score_playouts', 8)
-    return GtpEngine(player or SimplePlayer(seed=1), GameState(size), log=lambda m: None, **kw)
+def make_engine(size=9, player=None, score_playouts=8, **kw):
+    """An engine on a random player; its scorer plays `score_playouts` light playouts."""
+    player = player or SimplePlayer(seed=1, scorer=scoring.Scorer(playouts=score_playouts))
+    return GtpEngine(player, GameState(size), log=lambda m: None, **kw)
 
 
 @pytest.fixture
@@ -411,13 +412,13 @@ class FixedOwnership:
 
 
 def test_scoring_uses_the_players_rollout_policy():
-    player = SimplePlayer(seed=1)
-    player.score_rollout = FixedOwnership()
+    judge = FixedOwnership()
+    player = SimplePlayer(seed=1, scorer=scoring.Scorer(judge, playouts=8))
     e = make_engine(9, player=player)
     play_all(e, ' '.join(f'B:e{i} W:f{i}' for i in range(1, 10)) + ' B:h5 W:b5')
     assert ok(e, 'final_status_list dead').split() == ['B5', 'H5']
     assert ok(e, 'final_score') == 'B+1.5'       # 45 - 36 - 7.5
-    assert player.score_rollout.calls == 1       # cached for the same position
+    assert judge.calls == 1       # cached for the same position
 
 
 def test_search_player_scores_with_its_rollout_policy():
@@ -426,8 +427,8 @@ def test_search_player_scores_with_its_rollout_policy():
     player = loading.load_player('search', None, rollout=loading.load_rollout(
         rollout_weights.DEFAULT_PATH), log=lambda m: None)
     try:
-        assert isinstance(player.score_rollout, RolloutPolicy)
-        assert player.score_rollout.weights().any()      # the trained file, not uniform()
+        assert isinstance(player.scorer.rollout, RolloutPolicy)
+        assert player.scorer.rollout.weights().any()      # the trained file, not uniform()
     finally:
         player.close()
 
@@ -651,7 +652,7 @@ def test_kata_analyze_reports_fractions_and_ownership_for_the_side_to_move(e):
                             r'lcb [01]\.\d{6} order \d+ pv( [A-HJ]\d| pass)+', entry), entry
     own = [float(v) for v in values.split()]
     assert len(own) == 81 and all(-1 <= v <= 1 for v in own)
-    expected = scoring.ownership(e.game.board_for(WHITE), e.score_playouts)   # black +1
+    expected = e.scorer.ownership(e.game.board_for(WHITE))   # black +1
     assert own[0] == pytest.approx(-expected[8, 0], abs=1e-4)        # A9, the top-left point
     assert own[4 * 9 + 4] == pytest.approx(-expected[4, 4], abs=1e-4) and own[4 * 9 + 4] < 0
     assert own[6 * 9 + 2] == pytest.approx(-expected[2, 2], abs=1e-4) and own[6 * 9 + 2] > 0

@@ -354,7 +354,7 @@ def outcome(r):
 
 def earlier_outcomes(results_path):
     """{game number: outcome} of the games already in a results.txt, so a match
-    that spans several sessions (--out the same folder) counts them all."""
+    that was stopped and resumed (--out the same folder) counts them all."""
     found = {}
     if Path(results_path).exists():
         for line in Path(results_path).read_text().splitlines():
@@ -404,7 +404,7 @@ def build_parser():
     p.add_argument('--games', type=int, default=10,
                    help='games in the match; with an --out folder that already has '
                         'results.txt, only the missing games are played and the summary '
-                        'counts them all (a match may span several sessions)')
+                        'counts them all (a match may be stopped and resumed)')
     p.add_argument('--size', type=int, default=19)
     p.add_argument('--komi', type=float, default=7.5)
     p.add_argument('--handicap', type=int, default=0,

@@ -36,7 +36,7 @@ def parse_args(argv=None):
                              "with --late-fraction 0 to widen to whole games")
     parser.add_argument("--move-weight", type=float, default=1.0, metavar="W",
                         help="weight of the training-only move head's cross-entropy beside the "
-                             "outcome MSE; 0 trains the value head alone (runs before session 7)")
+                             "outcome MSE; 0 trains the value head alone (the only choice for a network without one)")
     parser.add_argument("--selfplay", metavar="DIR",
                         help="train on the self-play records in DIR (tools/selfplay.py), read "
                              "as they appear; the held-out sample stays human games")

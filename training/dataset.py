@@ -185,7 +185,7 @@ def load_split(split, data_dir=DATA_DIR, cache_dir=os.path.join(REPO_DIR, "data"
         store = GameStore.load(cache)
         if "results" in store.a:
             return store
-        log(f"{cache} predates the stored RE[] results (value training needs them): rebuilding")
+        log(f"{cache} has no game results (value training needs them): rebuilding")
     log(f"building {cache} from {data_dir} (once; a few minutes for the full collection)")
     store = build_store(split_files(data_dir, split), log=log)
     os.makedirs(cache_dir, exist_ok=True)

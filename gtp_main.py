@@ -90,9 +90,7 @@ def build_parser():
                    help='visits before a leaf is expanded and sent to the policy network '
                         '(AlphaGo: 40, the default); it rises on its own when the network '
                         'falls behind')
-    p.add_argument('--device', default='auto', metavar='NAME',
-                   help='where the networks run: auto (a CUDA GPU, else Apple MPS, else the '
-                        'CPU), cpu, cuda, cuda:N or mps (default: %(default)s)')
+    loading.add_device_flag(p)
     p.add_argument('--threads', type=nonnegative_int, default=None, metavar='N',
                    help='torch threads for network inference on the CPU (default: 1 for '
                         'the search, whose other cores run rollouts; every core for '

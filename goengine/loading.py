@@ -23,6 +23,13 @@ DEFAULT_WEIGHTS = os.path.join('weights', 'sl.pt')
 NO_NETWORK = 'none'
 
 
+def add_device_flag(parser):
+    """--device, as every program that runs a network takes it (inference.pick_device)."""
+    parser.add_argument('--device', default='auto', metavar='NAME',
+                        help='where the networks run: auto (a CUDA GPU, else Apple MPS, else '
+                             'the CPU), cpu, cuda, cuda:N or mps (default: %(default)s)')
+
+
 def is_none(path):
     """Whether `path` names no network: None or the word 'none'."""
     return path is None or str(path).lower() == NO_NETWORK

@@ -21,7 +21,7 @@ from pathlib import Path
 
 from goengine import BLACK, PASS, WHITE, coords
 from goengine.game import GameError, from_record
-from goengine.loading import DEFAULT_WEIGHTS
+from goengine.loading import DEFAULT_WEIGHTS, add_device_flag
 
 SWINGS_LABELLED = 3
 
@@ -225,8 +225,7 @@ def build_parser():
     p.add_argument('--weights', default=DEFAULT_WEIGHTS,
                    help="SL policy network ('none': rollouts only)")
     p.add_argument('--value-weights', help='value network (default: value.pt beside the policy)')
-    p.add_argument('--device', default='auto',
-                   help='where the networks run: auto, cpu, cuda, cuda:N or mps')
+    add_device_flag(p)
     p.add_argument('--bad', type=float, default=0.20,
                    help='win rate a move may lose before it is marked a bad move (BM)')
     p.add_argument('--doubtful', type=float, default=0.10,

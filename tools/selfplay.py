@@ -21,6 +21,7 @@ import signal
 import sys
 import time
 
+from goengine import loading
 from training import selfplay, trainer
 from training.dataset import DATA_DIR, REPO_DIR, load_split
 
@@ -46,8 +47,7 @@ def parse_args(argv=None):
     a("--max-hours", type=float, help="stop after this many hours")
     a("--seed", type=int, default=0, help="shard i is made from (seed, i); one seed a generator")
     a("--komi", type=float, default=7.5, help="komi the games are counted with")
-    a("--device", default="auto", help="where the policy network runs: auto, cpu, cuda, cuda:N, "
-                                       "mps")
+    loading.add_device_flag(parser)
     a("--threads", type=int, default=1, help="torch threads (the CPU network's)")
     a("--data-dir", default=DATA_DIR, help="folder of the training game collections")
     a("--cache-dir", default=os.path.join(REPO_DIR, "data"))

@@ -3,7 +3,7 @@ network loading, so both tools take the same flags and fail the same way."""
 
 import argparse
 
-from goengine import inference, netfile
+from goengine import inference, loading, netfile
 from training.dataset import SPLIT_HELP, split_files
 
 
@@ -18,8 +18,7 @@ def parse_args(doc, kind, default_limit, argv=None, add_arguments=None):
     parser.add_argument("--limit", type=int, default=default_limit,
                         help="number of games (0: all)")
     parser.add_argument("--threads", type=int, default=2)
-    parser.add_argument("--device", default="auto",
-                        help="where the network runs: auto, cpu, cuda, cuda:N or mps")
+    loading.add_device_flag(parser)
     parser.add_argument("--fp32", action="store_true",
                         help="no bf16 autocast (default: bf16 only where the CPU computes it natively)")
     if add_arguments:

@@ -269,11 +269,28 @@ def test_value_training_from_policy_and_eval(data, tmp_path, capsys):
     assert lines[-1].startswith("mse=") and lines[-1].endswith(f"positions={games}")
     phases = [re.search(r": mse=[\d.]+ positions=(\d+)$", line) for line in lines[-4:-1]]
     assert all(phases) and sum(int(m.group(1)) for m in phases) == games
+    other = tmp_path / "value-other.pt"
+    torch.manual_seed(3)
+    netfile.save_network(other, nets_value_like(shipped))
+    tool("eval_value").main([f"--weights={weights}", f"--sgf={data}", "--limit=0",
+                             f"--against={other}"])
+    lines = capsys.readouterr().out.strip().splitlines()
+    ours = float(re.fullmatch(r"mse=([\d.]+) positions=\d+", lines[-1]).group(1))
+    found = re.fullmatch(r"against .*: mse=([\d.]+); --weights minus it: ([-+][\d.]+) "
+                         r"\(standard error ([\d.]+)\)", lines[-2])
+    assert found and float(found.group(3)) > 0
+    assert float(found.group(2)) == pytest.approx(ours - float(found.group(1)), abs=2e-4)
     tool("calibration").main([f"--weights={weights}", f"--sgf={data}", "--limit=0"])
     lines = capsys.readouterr().out.strip().splitlines()
     assert re.fullmatch(rf"ece=[\d.]+ positions={games}", lines[-1])
     rows = [re.match(r" *\d+- *\d+ % +(\d+) ", line) for line in lines[1:-1]]
     assert all(rows) and sum(int(m.group(1)) for m in rows) == games
+
+
+def nets_value_like(model):
+    """A fresh value network of the same shape (other weights)."""
+    from goengine import nets
+    return nets.ValueNet(**model.arch)
 
 
 def test_calibration_table_groups_by_predicted_win_rate():

@@ -10,6 +10,7 @@ nearly a coin toss, an endgame one mostly decided). The last line is exactly
 `mse=0.XXXX positions=N`.
 """
 
+import argparse
 import sys
 
 
@@ -39,18 +40,29 @@ def sampled_example(maker, game, rng):
 
 
 def main(argv=None):
-    args = evaluation.parse_args(__doc__, "value", 2000, argv, lambda parser: parser.add_argument(
-        "--seed", type=int, default=0, help="chooses the position of each game"))
+    def add_arguments(parser):
+        parser.add_argument("--seed", type=int, default=0, help="chooses the position of each game")
+        parser.add_argument("--against", metavar="FILE",
+                            help="a second value network on the same positions: its MSE and "
+                                 "the paired difference with its standard error")
+    args = evaluation.parse_args(__doc__, "value", 2000, argv, add_arguments)
     model, evaluator = evaluation.load_evaluator(args, "value")
+    other = None
+    if args.against:
+        _, other = evaluation.load_evaluator(argparse.Namespace(**dict(
+            vars(args), weights=args.against)), "value")
     maker, rng = ValueExamples(), np.random.default_rng(args.seed)
     squared, count = np.zeros(len(PHASES)), np.zeros(len(PHASES), int)
-    errors, batch = [], []
+    errors, batch, paired = [], [], []
 
     def flush():
-        values = evaluator.value(np.stack([planes for planes, _, _, _ in batch]))
-        for value, (_, target, phase, _) in zip(values, batch):
+        planes = np.stack([planes for planes, _, _, _ in batch])
+        values = evaluator.value(planes)
+        others = other.value(planes) if other else values
+        for value, theirs, (_, target, phase, _) in zip(values, others, batch):
             squared[phase] += (float(value) - target) ** 2
             count[phase] += 1
+            paired.append(((float(value) - target) ** 2, (float(theirs) - target) ** 2))
         batch.clear()
 
     for game in read_games(args.sgf, errors=errors, limit=args.limit or None):
@@ -64,6 +76,11 @@ def main(argv=None):
     print(f"{len(errors)} broken records skipped", file=sys.stderr)
     for name, sq, n in zip(PHASES, squared, count):
         print(f"{name}: mse={sq / max(1, n):.4f} positions={n}")
+    if other and paired:
+        ours, theirs = np.array(paired).T
+        difference = ours - theirs
+        print(f"against {args.against}: mse={theirs.mean():.4f}; --weights minus it: "
+              f"{difference.mean():+.4f} (standard error {difference.std() / np.sqrt(len(difference)):.4f})")
     print(f"mse={squared.sum() / max(1, count.sum()):.4f} positions={count.sum()}")
 
 

@@ -11,6 +11,9 @@
    with the mean of K rollouts (what an infinite amount of such labels would
    teach a network). Its square is the share of a label's variance that a
    network can learn.
+3. --human-rollouts K: the MSE of the mean of K rollouts against the outcomes
+   of held-out human games (one position a game, as tools/eval_value.py draws
+   them): what a network that learnt rollout labels perfectly would score.
 
   .venv/bin/python tools/selfplay_labels.py --shards data/selfplay --weights weights/value-k64.pt
   .venv/bin/python tools/selfplay_labels.py --rollouts 64 --positions 300
@@ -79,6 +82,27 @@ def rollout_figures(rollouts, positions, seed, komi):
               f"mean |mean of {rollouts}|={np.abs(mean[keep]).mean():.3f}")
 
 
+def human_figures(rollouts, limit):
+    from goengine.loading import load_rollout
+    from goengine.sgffile import iter_positions, read_games
+    from training.dataset import split_files
+    from training.sampler import ValueExamples
+    rollout, maker, rng = load_rollout(), ValueExamples(), np.random.default_rng(0)
+    squared = []
+    for game in read_games(split_files(split="val"), limit=limit):
+        eligible = maker.eligible(game)
+        if not eligible:
+            continue
+        pick = int(rng.choice(eligible))
+        for index, (board, color, _) in enumerate(iter_positions(game, copy=False)):
+            if index == pick:
+                mean = 2 * rollout.rollouts(board, rollouts, seed=index) / rollouts - 1
+                squared.append((mean - (1.0 if color == game.winner else -1.0)) ** 2)
+                break
+    print(f"held-out human games: positions={len(squared)} mse(mean of {rollouts} rollouts)="
+          f"{np.mean(squared):.4f}")
+
+
 def main(argv=None):
     parser = argparse.ArgumentParser(description=__doc__,
                                      formatter_class=argparse.RawDescriptionHelpFormatter)
@@ -87,18 +111,22 @@ def main(argv=None):
     parser.add_argument("--limit", type=int, default=1000, help="shards read at most")
     parser.add_argument("--rollouts", type=int, metavar="K", help="measurement 2 with K rollouts")
     parser.add_argument("--positions", type=int, default=300)
+    parser.add_argument("--human-rollouts", type=int, metavar="K", help="measurement 3 with K rollouts")
+    parser.add_argument("--games", type=int, default=1000, help="held-out games for --human-rollouts")
     parser.add_argument("--seed", type=int, default=5)
     parser.add_argument("--komi", type=float, default=7.5)
     parser.add_argument("--threads", type=int, default=1)
     args = parser.parse_args(argv)
-    if not args.shards and not args.rollouts:
-        parser.error("give --shards DIR --weights FILE, --rollouts K, or both")
+    if not (args.shards or args.rollouts or args.human_rollouts):
+        parser.error("give --shards DIR --weights FILE, --rollouts K or --human-rollouts K")
     if args.shards:
         if not args.weights:
             parser.error("--shards needs --weights (a value network)")
         shard_figures(args.shards, args.weights, args.limit, args.threads)
     if args.rollouts:
         rollout_figures(args.rollouts, args.positions, args.seed, args.komi)
+    if args.human_rollouts:
+        human_figures(args.human_rollouts, args.games)   # each game's own komi
 
 
 if __name__ == "__main__":

@@ -101,6 +101,10 @@ def build_parser():
     p.add_argument('--time-per-move', type=positive_float, default=None, metavar='SEC',
                    help='seconds per move without time settings; with time settings, '
                         'an upper bound per move')
+    p.add_argument('--spend-full-time', action='store_true',
+                   help='think for the whole of every move\'s time, even once no other move '
+                        'can catch up with the most visited one (by default the search '
+                        'stops there and leaves the time on the clock)')
     p.add_argument('--margin', type=float, default=1.0, metavar='SEC',
                    help='safety margin kept back from every deadline for process and '
                         'GUI/network overhead (default: %(default)s)')
@@ -132,7 +136,8 @@ def search_config(args):
     from goengine.search_config import SearchConfig
     given = {'mixing': args.mixing, 'c_puct': args.c_puct,
              'expand_threshold': args.expand_threshold, 'max_playouts': args.playouts,
-             'net_threads': args.threads or None}
+             'net_threads': args.threads or None,
+             'stop_when_decided': False if args.spend_full_time else None}
     return SearchConfig(**{name: value for name, value in given.items() if value is not None})
 
 

@@ -42,6 +42,9 @@ class SearchConfig:
 
     # -- limits: how much the search may use ---------------------------------
     max_playouts: int = 0        # simulations a move at most (--playouts); 0: the clock alone
+    stop_when_decided: bool = True  # stop once no other move can catch up (Search.decided),
+                                 # saving the time for the clock; False: every move takes
+                                 # its whole time (--spend-full-time)
     sim_threads: int = 0         # simulation threads (C, GIL released); 0: the cores the
                                  # network thread leaves free, at least 1 (tools/bench_search.py)
     net_threads: int = 1         # torch intra-op threads of the network thread (--threads);

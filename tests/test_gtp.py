@@ -21,7 +21,8 @@ from goengine.gtp import GtpEngine
 from goengine.gtp_commands import format_lz_info
 from goengine.gtp_protocol import parse_command, preprocess
 from goengine.mcts_player import MCTSPlayer
-from goengine.player import MoveInfo, PolicyPlayer, SimplePlayer
+from goengine.moves import MoveInfo
+from goengine.player import PolicyPlayer, SimplePlayer
 from goengine.search_config import SearchConfig
 from ladder_vs_gnugo import GnuGo
 from tests.test_ladders_gnugo import GNUGO

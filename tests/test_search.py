@@ -11,7 +11,8 @@ from goengine import BLACK, PASS, WHITE, Board, coords
 from goengine._tree import Tree
 from goengine.search_config import SearchConfig
 from goengine.game import GameState
-from goengine.player import RESIGN, SimplePlayer
+from goengine.moves import RESIGN
+from goengine.player import SimplePlayer
 from goengine.mcts_player import MCTSPlayer
 from goengine.search import Search, ThresholdControl
 
@@ -510,3 +511,18 @@ def test_an_unsure_search_thinks_past_its_budget_up_to_the_limit(monkeypatch):
     assert len(runs) == 3     # one start of the search threads a move: Search.run's stop rule
     assert 0.5 <= timings[True, 0.8] <= 0.85, timings            # went on, within the limit
     assert timings[False, 0.8] <= 0.3 and timings[True, None] <= 0.3, timings
+
+
+def test_a_decided_search_stops_early_unless_told_to_spend_its_time(monkeypatch):
+    monkeypatch.setattr(Search, 'decided', lambda self, *args: True)
+    monkeypatch.setattr(Search, 'unsure', lambda self: False)
+    game = GameState(9, 7.5)
+    timings = {}
+    for stop in (True, False):
+        player = MCTSPlayer(config=SearchConfig(mixing=1.0, stop_when_decided=stop),
+                            resign_threshold=0)
+        start = time.monotonic()
+        player.genmove(game, BLACK, 0.6)
+        timings[stop] = time.monotonic() - start
+        player.close()
+    assert timings[True] < 0.35 and timings[False] >= 0.55, timings

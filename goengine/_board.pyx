@@ -983,28 +983,6 @@ cdef class Board:
         free(scratch)
         return moves, black_wins
 
-    def ownership(self, int playouts=400, seed=0, int max_moves=1000):
-        """Mean final owner of every point over light playouts from here:
-        +1 black, -1 white; a (size, size) float array indexed [row, col].
-
-        Cheap dead-stone and territory estimates for scoring finished games.
-        """
-        cdef uint64_t rng = <uint64_t>seed * <uint64_t>0x9E3779B97F4A7C15 + 1
-        cdef BoardState* scratch = <BoardState*>malloc(sizeof(BoardState))
-        cdef int i, n = self.st.size
-        if scratch == NULL:
-            raise MemoryError()
-        total = np.zeros(n * n, dtype=np.float64)
-        cdef double[:] view = total
-        with nogil:
-            for i in range(playouts):
-                copy_state(scratch, &self.st)
-                scratch.passes = 0          # play on even after the game ended
-                random_playout(scratch, &rng, max_moves)
-                add_area_owner(scratch, &view[0])
-        free(scratch)
-        return total.reshape(n, n) / max(1, playouts)
-
     def time_copy_and_play(self, move, int repeat=100000):
         """Seconds per C-level copy of this position plus one legal move:
         what a search or rollout pays per simulation before any thinking."""

@@ -36,3 +36,4 @@ cdef class RolloutPolicy:
     cdef RolloutModel* model
     cdef readonly str source
     cdef readonly dict arrays
+    cdef readonly bint light_playouts   # ownership() plays light playouts (RolloutPolicy.light())

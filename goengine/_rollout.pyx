@@ -27,6 +27,7 @@ import numpy as np
 from goengine._board cimport (
     Board, BoardState, EMPTY, BLACK, WHITE, BORDER, PASS_POINT, MAX_POINTS, MAX_STRIDE,
     copy_state, is_legal, libs_after_move, area_counts, area_owner, add_area_owner, point_of,
+    random_playout,
 )
 from goengine._patterns cimport (
     PatternBoard, pb_init, pb_play, key3_of, mover_key3, key3_forbidden,
@@ -652,6 +653,10 @@ cdef int rollout_result(const RolloutModel* model, BoardState* b, double komi,
 # Python layer
 # ---------------------------------------------------------------------------
 
+cdef enum:
+    LIGHT_PLAYOUT_MOVES = 1000   # a light playout's length limit
+
+
 cdef uint64_t _seed(object seed):
     if seed is None:
         seed = int.from_bytes(os.urandom(8), "little")
@@ -741,6 +746,16 @@ cdef class RolloutPolicy:
     @staticmethod
     def uniform():
         return RolloutPolicy.from_arrays([], [], [], source="uniform")
+
+    @staticmethod
+    def light():
+        """Uniform rollouts whose ownership() plays light playouts instead (uniformly
+        random moves that fill no eyeish point of the mover and retake no ko, at most
+        LIGHT_PLAYOUT_MOVES): the dead-stone estimate of a player without rollout weights."""
+        cdef RolloutPolicy policy = RolloutPolicy.uniform()
+        policy.light_playouts = True
+        policy.source = "light"
+        return policy
 
     @property
     def num_features(self):
@@ -836,11 +851,11 @@ cdef class RolloutPolicy:
     def ownership(self, Board board, int playouts=400, seed=0):
         """Mean final owner of every point over rollouts of this policy from
         board, played on even after two passes: +1 black, -1 white; a
-        (size, size) float array indexed [row, col].
+        (size, size) float array indexed [row, col]: the dead-stone estimate of
+        goengine.scoring.
 
-        Like Board.ownership, but the trained policy answers ataris and
-        captures as players do, where light playouts let groups live or die
-        at random: the dead-stone estimate of goengine.scoring."""
+        The trained policy answers ataris and captures as players do, where
+        light playouts (RolloutPolicy.light()) let groups live or die at random."""
         cdef BoardState* st = <BoardState*>malloc(sizeof(BoardState))
         cdef uint64_t rng = _seed(seed)
         cdef int i, n = board.st.size
@@ -852,7 +867,10 @@ cdef class RolloutPolicy:
             for i in range(playouts):
                 copy_state(st, &board.st)
                 st.passes = 0
-                _play_out(self.model, st, &rng, NULL, NULL)
+                if self.light_playouts:
+                    random_playout(st, &rng, LIGHT_PLAYOUT_MOVES)
+                else:
+                    _play_out(self.model, st, &rng, NULL, NULL)
                 add_area_owner(st, &view[0])
         free(st)
         return total.reshape(n, n) / max(1, playouts)

@@ -7,7 +7,7 @@ the opponent in most of them is called dead, unless it is in seki (below).
 The playouts are those of the trained rollout policy when the caller has one
 (RolloutPolicy.ownership: it answers ataris and captures as players do), else
 light random moves that fill no eyeish point of the mover and retake no ko
-(Board.ownership); tools/scoring_vs_gnugo.py measures both against GNU Go.
+(RolloutPolicy.light()); tools/scoring_vs_gnugo.py measures both against GNU Go.
 That is right for the clearly dead and clearly alive groups a finished game
 mostly has.
 
@@ -47,11 +47,12 @@ def ownership(board, playouts=DEFAULT_PLAYOUTS, seed=0, rollout=None):
     """Mean final owner of every point over the playouts, float (size, size)
     indexed [row, col] (row 0 at the bottom): +1 Black, -1 White.
 
-    rollout: a goengine._rollout.RolloutPolicy to play the playouts with
-    instead of light random moves."""
-    if rollout is not None:
-        return rollout.ownership(board, playouts, seed)
-    return board.ownership(playouts, seed)
+    rollout: a goengine._rollout.RolloutPolicy to play the playouts with;
+    None: light random moves (RolloutPolicy.light())."""
+    if rollout is None:
+        from goengine._rollout import RolloutPolicy
+        rollout = RolloutPolicy.light()
+    return rollout.ownership(board, playouts, seed)
 
 
 def dead_stones(board, playouts=DEFAULT_PLAYOUTS, seed=0, rollout=None):

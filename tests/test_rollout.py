@@ -404,5 +404,5 @@ def test_ownership_from_rollouts_sees_a_dead_stone(policy):
     assert np.all(own[:, :5] > 0) and np.all(own[:, 5:] < 0)
     assert np.array_equal(own, policy.ownership(board, 400, seed=3))   # seeded
     if policy.weights().any():                   # trained weights, not uniform()
-        light = board.ownership(400, seed=3)
+        light = RolloutPolicy.light().ownership(board, 400, seed=3)
         assert own[4, 7] < light[4, 7]

@@ -90,6 +90,11 @@ def test_the_label_is_the_played_out_game_as_sgfmill_counts_it(store9, rollout):
         assert int(owner.sum()) == score + 7.5
 
 
+def test_start_positions_need_games_of_their_size(store9):
+    with pytest.raises(ValueError, match="no 19x19 games"):
+        selfplay.StartPositions(store9, size=19)
+
+
 def test_start_position_is_move_u_of_a_game_then_one_random_move(store9):
     starts = selfplay.StartPositions(store9, komi=6.5, size=9)
     board, start = starts.draw(np.random.default_rng(4))

@@ -5,7 +5,7 @@ For held-out games (or any --sgf file or folder) that ended by counting (RE[B+3.
 time), the final position is scored three ways: by GNU Go
 (`final_status_list dead` and `final_score`, Chinese rules), and by
 goengine.scoring with each ownership estimate: light playouts
-(Board.ownership) and the trained rollout policy (RolloutPolicy.ownership).
+(RolloutPolicy.light()) and the trained rollout policy (RolloutPolicy.ownership).
 Reported for each: the share of stones whose dead/alive call equals GNU
 Go's, the positions where the whole dead set equals GNU Go's, the stones
 called seki (and how many of them GNU Go calls seki too), and how often

@@ -34,6 +34,8 @@ class StartPositions:
     """
 
     def __init__(self, store, komi=7.5, size=19):
+        if not np.any(store.a["size"] == size):
+            raise ValueError(f"no {size}x{size} games to start from ({len(store)} stored games)")
         self.store, self.komi, self.size = store, komi, size
 
     def draw(self, rng):
@@ -70,12 +72,6 @@ class StartPositions:
         return True
 
 
-def final_result(rollout, board, seed):
-    """(ownership, score) of a board the rollout policy finishes: after two passes
-    nothing is played and the count is the board as it stands."""
-    return rollout.play_out(board, seed)
-
-
 class RolloutContinuation:
     """The pattern rollout policy plays both sides (thousands of games a second)."""
     name = "rollout"
@@ -109,7 +105,10 @@ class PolicyContinuation:
         number of network positions evaluated."""
         boards, evaluated = self.play(boards, rng)
         seeds = rng.integers(2**63, size=len(boards))
-        return [final_result(self.rollout, b, int(s)) for b, s in zip(boards, seeds)], evaluated
+        # the rollout policy finishes what the network left; after two passes it plays
+        # nothing, and the count is the board as it stands
+        return ([self.rollout.play_out(b, int(s)) for b, s in zip(boards, seeds)],
+                evaluated)
 
     def play(self, boards, rng):
         """Copies of `boards` after the network's moves (to two passes, or net_moves moves)."""

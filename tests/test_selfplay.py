@@ -6,6 +6,8 @@ import csv
 import os
 import random
 import signal
+import subprocess
+import sys
 
 import numpy as np
 import pytest
@@ -18,7 +20,8 @@ from goengine.sgffile import Game
 from training import selfplay, value_shards
 from training.dataset import GameStore
 
-from tests.test_training_tools import data, quick_measurement, run_trainer, train_args  # noqa: F401
+from tests.test_training_tools import (  # noqa: F401
+    REPO, data, quick_measurement, run_trainer, train_args)
 
 
 def random_games(size, count, seed=3, moves=30):
@@ -243,3 +246,28 @@ def test_a_signal_stops_a_trainer_that_waits_for_shards(data, rollout, tmp_path,
     state = torch.load(tmp_path / "value" / "checkpoint.pt", weights_only=True)
     assert waits and state["positions_seen"] == 8
     assert state["selfplay_position"]["uses"] == {"rollout-seed0-000000.npz": 1}
+
+
+def test_the_generator_finishes_its_shard_on_the_first_signal(tmp_path):
+    """SIGTERM while a shard is made: that shard is written whole, then the tool stops."""
+    store_dir = tmp_path / "cache"
+    store_dir.mkdir()
+    random_games(19, 6, moves=40).save(str(store_dir / "tygem-9d-train.npz"))   # the cache of
+    # --data-dir .../tygem-9d's training split
+    out = tmp_path / "shards"
+    process = subprocess.Popen(
+        [sys.executable, os.path.join(REPO, "tools", "selfplay.py"), f"--out={out}",
+         "--continuation=rollout", "--games-per-shard=5000", "--no-progress",
+         f"--cache-dir={store_dir}", f"--data-dir={tmp_path / 'tygem-9d'}"],
+        cwd=REPO, stderr=subprocess.PIPE, text=True,
+        env=dict(os.environ, PYTHONPATH=f"{REPO}{os.pathsep}{REPO}/tools"))
+    for line in process.stderr:   # the generator has started its first shard
+        if "from shard 0" in line:
+            break
+    process.send_signal(signal.SIGTERM)
+    rest = process.communicate(timeout=120)[1]
+    assert process.returncode == 0, rest
+    assert "stopping after this shard" in rest and "stopped at shard 1" in rest
+    meta, records = value_shards.read_shard(str(out / "rollout-seed0-000000.npz"))
+    assert meta["count"] == 5000 == len(records["outcome"])
+    assert value_shards.list_shards(out) == ["rollout-seed0-000000.npz"]

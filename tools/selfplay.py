@@ -5,9 +5,9 @@ AlphaGo's recipe (training/selfplay.py): move U of a random training game, one
 uniformly random sensible move, then a continuation player plays both sides to
 the end. The position after the random move, its side to move, the outcome
 for that side and the final ownership and score go to shard files in --out,
-which tools/train_value.py --selfplay reads as they appear. Stop it any time
-(Ctrl-C, SIGTERM): the shard being made is dropped, and the same command
-resumes at the first missing shard. Several generators may fill one folder:
+which tools/train_value.py --selfplay reads as they appear. Stop it any time:
+the first Ctrl-C or SIGTERM lets the shard being made be finished and written,
+a second drops it at once; the same command resumes at the first missing shard. Several generators may fill one folder:
 give each its own --seed.
 
   nice -n 19 .venv/bin/python tools/selfplay.py --out data/selfplay --continuation rollout
@@ -83,7 +83,9 @@ def main(argv=None):
     store = load_split("train", args.data_dir, args.cache_dir, log=lambda m: print(m, file=sys.stderr))
     generator = selfplay.Generator(args.out, selfplay.StartPositions(store, args.komi),
                                    continuation, args.seed, args.games_per_shard)
-    signal.signal(signal.SIGTERM, interrupt)
+    stopping = StopRequest()
+    for signum in (signal.SIGINT, signal.SIGTERM):
+        signal.signal(signum, stopping)
     index = generator.next_index()
     print(f"selfplay: {args.continuation} games into {args.out}, from shard {index}",
           file=sys.stderr)
@@ -93,7 +95,7 @@ def main(argv=None):
                mininterval=1 if sys.stderr.isatty() else 60) if tqdm else None
     started, games, evaluated = time.monotonic(), 0, 0
     try:
-        while not args.shards or index < args.shards:
+        while (not args.shards or index < args.shards) and not stopping.asked:
             if args.max_hours and time.monotonic() - started > 3600 * args.max_hours:
                 break
             made, nets = generator.make(index)   # written whole or not at all
@@ -107,9 +109,19 @@ def main(argv=None):
     print(f"selfplay: stopped at shard {index} ({games} games this run)", file=sys.stderr)
 
 
-def interrupt(signum, frame):
-    """SIGTERM stops as Ctrl-C does: the shard being made is dropped."""
-    raise KeyboardInterrupt
+class StopRequest:
+    """A signal handler: the first signal asks to stop after the shard being made,
+    the second stops at once (the shard is then dropped: it is written whole or not
+    at all)."""
+
+    def __init__(self):
+        self.asked = False
+
+    def __call__(self, signum, frame):
+        if self.asked:
+            raise KeyboardInterrupt
+        self.asked = True
+        print("selfplay: stopping after this shard (again: at once)", file=sys.stderr, flush=True)
 
 
 def report(bar, index, games, evaluated, made, started):

@@ -61,7 +61,7 @@ class MCTSPlayer(Player):
         seconds = max(0.01, budget - spent)
         self.search.run(seconds, self.max_playouts, report=report, interval=interval,
                         stop_when_decided=self.config.stop_when_decided,
-                        max_seconds=None if limit is None else max(seconds, limit - spent))
+                        max_seconds=None if limit is None else limit - spent)
         elapsed = time.monotonic() - start
         if elapsed > budget + 0.05 and self.verbose:
             self.log(f'goengine: unsure, searched {elapsed - budget:.2f}s past the budget')

@@ -16,6 +16,7 @@ docs/API.md; PASS = -1 and RESIGN = -2.
 
 import random
 import sys
+
 import numpy as np
 
 from goengine import PASS, WHITE, scoring

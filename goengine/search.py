@@ -190,6 +190,7 @@ class Search:
         try:
             while any(t.is_alive() for t in threads):
                 now = time.monotonic()
+                stop_at = deadline if now < deadline else last_deadline   # past it: unsure
                 if now >= last_deadline or (now >= deadline and not self.unsure()):
                     break
                 if now >= next_report:
@@ -198,14 +199,12 @@ class Search:
                 if now >= next_adapt:
                     if control is not None:
                         control.update()
-                    stop_at = deadline if now < deadline else last_deadline
                     if stop_when_decided and self.decided(
                             self.tree.sims_done - before, now - start, stop_at - now,
                             max_sims) and not self.unsure():
                         break
                     next_adapt = now + self.config.adapt_period
-                wait = min(deadline if now < deadline else last_deadline, next_report,
-                           now + 0.02) - now
+                wait = min(stop_at, next_report, now + 0.02) - now
                 if interrupt is not None:
                     if interrupt.wait(max(0.0, wait)):
                         break

@@ -66,10 +66,9 @@ def build_continuation(args, rollout):
     from goengine import inference, netfile
     try:
         device = inference.pick_device(args.device)
-        net = netfile.load_network(args.policy_weights, kind="policy")
+        evaluator = loading.evaluator(args.policy_weights, "policy", args.threads, device)
     except (inference.DeviceError, netfile.NetworkLoadError) as exc:
         raise SystemExit(f"selfplay: {exc}") from None
-    evaluator = inference.NetworkEvaluator(net, threads=args.threads, device=device)
     print(f"selfplay: {args.policy_weights} on {device}"
           f"{' in half precision' if evaluator.use_bf16 else ''}", file=sys.stderr)
     return selfplay.PolicyContinuation(evaluator, rollout, args.temperature, args.net_moves)

@@ -608,7 +608,7 @@ class Trainer:
                     if steps % 20 == 0:
                         bar.set_postfix({m: f"{float(sums[m]) / count:.3f}" for m in self.task.metrics},
                                         refresh=False)
-                if self.positions_seen >= next_val and self.ranks.main:
+                if self.positions_seen >= next_val and self.ranks.main:   # rank 0 validates
                     self.synchronize()
                     elapsed = time.monotonic() - rate_start
                     rate = (self.positions_seen - rate_since) / elapsed
@@ -616,9 +616,8 @@ class Trainer:
                              f"{100 * self.waited / elapsed:.0f} % of the time")
                     self.validate_and_log(val, sums, count, rate)
                     sums, count = dict.fromkeys(self.task.metrics, 0.0), 0
-                    next_val += a.val_every
                     rate_since, rate_start, self.waited = self.positions_seen, time.monotonic(), 0.0
-                elif self.positions_seen >= next_val:
+                if self.positions_seen >= next_val:
                     next_val += a.val_every
                 if time.monotonic() - self.last_checkpoint >= a.checkpoint_minutes * 60:
                     self.save_checkpoint()

@@ -122,6 +122,10 @@ def build_parser():
     p.add_argument('--resign-threshold', type=probability, default=0.10, metavar='P',
                    help='resign when the estimated win rate falls below P, never in the '
                         'opening (default: %(default)s; 0 disables)')
+    p.add_argument('--search', action='append', default=[], metavar='NAME=VALUE',
+                   help='set any search constant of goengine/search_config.py, e.g. '
+                        '--search fpu_from_parent=true --search dynamic_komi_per_stone=7 '
+                        '(repeatable; the named flags above win over it)')
     p.add_argument('--verbose', action='store_true',
                    help='log every command and decision to stderr')
     return p
@@ -133,12 +137,14 @@ def log(message):
 
 def search_config(args):
     """SearchConfig with the search constants given on the command line; the rest AlphaGo's."""
+    from dataclasses import replace
     from goengine.search_config import SearchConfig
     given = {'mixing': args.mixing, 'c_puct': args.c_puct,
              'expand_threshold': args.expand_threshold, 'max_playouts': args.playouts,
              'net_threads': args.threads or None,
              'stop_when_decided': False if args.spend_full_time else None}
-    return SearchConfig(**{name: value for name, value in given.items() if value is not None})
+    config = SearchConfig().with_settings(args.search)
+    return replace(config, **{name: value for name, value in given.items() if value is not None})
 
 
 def main(argv=None):
@@ -150,6 +156,12 @@ def main(argv=None):
         return 2
     if args.temperature is not None and not args.policy_only:
         log('goengine: --temperature is for the policy player: add --policy-only')
+        return 2
+
+    try:   # a bad --search setting is refused before anything loads
+        config = search_config(args)
+    except ValueError as exc:
+        log(f'goengine: error: {exc}')
         return 2
 
     from goengine import gtp, gtp_protocol, inference
@@ -177,7 +189,7 @@ def main(argv=None):
     try:
         kind = 'random' if weights is None else 'policy' if args.policy_only else 'search'
         engine_player = loading.load_player(kind, weights, value_weights, rollout, args.threads,
-                                            args.resign_threshold, search_config(args), log,
+                                            args.resign_threshold, config, log,
                                             temperature=args.temperature, device=device)
     except Exception as exc:   # NetworkLoadError, or torch failing on a strange file
         log(f'goengine: error: cannot load network: {exc}')

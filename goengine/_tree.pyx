@@ -166,7 +166,8 @@ cdef class Tree:
     cdef uint32_t generation
 
     # configuration
-    cdef double c_puct, mixing, temperature, pass_prior
+    cdef double c_puct, mixing, temperature, pass_prior, fpu_reduction
+    cdef bint fpu_from_parent
     cdef int n_vl, n_thr, max_pending_policy, max_pending_value
     cdef bint use_policy, use_value
     cdef const RolloutModel* rollout_model
@@ -212,6 +213,8 @@ cdef class Tree:
         self.mixing = config.mixing
         self.temperature = config.policy_temperature
         self.pass_prior = config.pass_prior
+        self.fpu_from_parent = config.fpu_from_parent
+        self.fpu_reduction = config.fpu_reduction
         self.n_vl = config.virtual_loss
         self.n_thr = config.expand_threshold
         self.rollout = rollout if rollout is not None else RolloutPolicy.uniform()
@@ -367,14 +370,19 @@ cdef class Tree:
         """argmax_a Q(s,a) + u(s,a), u = c_puct P(s,a) sqrt(sum_b N_r(s,b)) / (1 + N_r(s,a)).
 
         At a node nobody has visited the sum is 0 and every u would be 0; we
-        use sqrt(1) there so the prior decides the first visit.
+        use sqrt(1) there so the prior decides the first visit. A child never
+        visited has Q 0 (a draw), or with fpu_from_parent the parent's own
+        Q seen from the mover, less fpu_reduction: first-play urgency.
         """
         cdef Node* c
         cdef int i, best = NO_NODE
         cdef int first = self.nodes[parent].first_child
         cdef int end = first + self.nodes[parent].num_children
         cdef int64_t total = 0
-        cdef double sqrt_total, score, best_score = -1e300
+        cdef double sqrt_total, score, q, best_score = -1e300
+        cdef double unvisited_q = 0.0
+        if self.fpu_from_parent:
+            unvisited_q = -node_q(&self.nodes[parent], self.mixing) - self.fpu_reduction
         for i in range(first, end):
             total += self.nodes[i].n_r
         sqrt_total = sqrt(<double>total) if total > 0 else 1.0
@@ -382,7 +390,8 @@ cdef class Tree:
             c = &self.nodes[i]
             if c.flags & FORBIDDEN:
                 continue
-            score = node_q(c, self.mixing) + self.c_puct * c.prior * sqrt_total / (1 + c.n_r)
+            q = unvisited_q if c.n_r == 0 and c.n_v == 0 else node_q(c, self.mixing)
+            score = q + self.c_puct * c.prior * sqrt_total / (1 + c.n_r)
             if score > best_score:
                 best_score = score
                 best = i

@@ -9,7 +9,7 @@ commands from the networks directly.
 import sys
 import time
 
-from goengine import PASS
+from goengine import BLACK, PASS, WHITE
 from goengine.moves import RESIGN
 from goengine.player import Player, PolicyPlayer, sensible_mask
 from goengine.search import Search
@@ -56,7 +56,7 @@ class MCTSPlayer(Player):
         start = time.monotonic()
         if self.should_pass(game, color, sensible_mask(game.board_for(color), color), cleanup):
             return PASS
-        reused = self.search.set_position(game, color, cleanup)
+        reused = self.search.set_position(game, color, cleanup, dynamic_komi=color == WHITE)
         spent = time.monotonic() - start
         seconds = max(0.01, budget - spent)
         self.search.run(seconds, self.max_playouts, report=report, interval=interval,
@@ -104,7 +104,7 @@ class MCTSPlayer(Player):
         """Grow the tree for the position after our move until the next command."""
         if game.is_over():
             return
-        self.search.set_position(game, game.to_move)
+        self.search.set_position(game, game.to_move, dynamic_komi=game.to_move == BLACK)
         self.search.run(None, None, interrupt=interrupt)
 
     def policy(self, game, color):

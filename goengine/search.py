@@ -30,7 +30,7 @@ import math
 import threading
 import time
 
-from goengine import PASS
+from goengine import PASS, WHITE
 from goengine._tree import Tree
 from goengine.moves import MoveInfo
 from goengine.search_config import SearchConfig
@@ -93,6 +93,7 @@ class Search:
         self.root_color = None     # the player to move at the root
         self.seeds = itertools.count(1000 * self.config.seed + 1)
         self.last_sims = 0         # simulations in the last run()
+        self.komi_bonus = 0.0      # extra komi White's rollouts count with (dynamic komi)
 
     def close(self):
         if self.networks is not None:
@@ -111,12 +112,15 @@ class Search:
         return (game.size, game.scoring_komi, game.superko, tuple(game.setup_black),
                 tuple(game.setup_white), game.first_to_move)
 
-    def set_position(self, game, color, cleanup=False):
+    def set_position(self, game, color, cleanup=False, dynamic_komi=False):
         """Point the root at `game` with `color` to move, reusing the subtree of
         the moves played since the last root when possible. Returns True if the
         tree was reused.
 
         cleanup (kgs-genmove_cleanup): never pass while another move exists.
+        dynamic_komi: White gives handicap and plays here, so its rollouts count
+        with config.dynamic_komi() extra points (the scores reported are the
+        true count's).
         """
         board = game.board_for(color)
         moves = list(game.moves)
@@ -129,6 +133,9 @@ class Search:
         if not reused:
             self.tree.reset(board)
         self.root_key, self.root_moves, self.root_color = self._key(game), moves, color
+        self.komi_bonus = (self.config.dynamic_komi(game.handicap, game.move_number)
+                           if dynamic_komi else 0.0)
+        self.tree.komi = board.komi + self.komi_bonus
         serves = self.networks.serves(game.size) if self.networks else (False, False)
         if not self.tree.prepare_root(*serves):       # pool full even after reuse
             self.tree.reset(board)
@@ -309,7 +316,12 @@ class Search:
         """By how many points the player to move ends ahead, over all the root's
         simulations (the visit-weighted mean of its moves' rollout scores); None
         before any visit."""
-        return _visit_weighted_score(self.tree.children())
+        score = _visit_weighted_score(self.tree.children())
+        return None if score is None else score - self._score_offset()
+
+    def _score_offset(self):
+        """What dynamic komi adds to the root player's rollout scores (points)."""
+        return self.komi_bonus if self.root_color == WHITE else -self.komi_bonus
 
     def infos(self, count=10):
         """The most visited root moves as MoveInfo (win rates for the player to move).
@@ -322,12 +334,12 @@ class Search:
         c = self.tree.children()
         order = sorted((i for i in range(len(c['move'])) if c['n_r'][i] > 0 and not c['forbidden'][i]),
                        key=lambda i: -c['n_r'][i])[:count]
-        root, root_score = _visit_weighted_winrate(c), _visit_weighted_score(c)
+        root, root_score = _visit_weighted_winrate(c), self.root_score()
         infos = []
         for i in order:
             n = int(c['n_r'][i])
             winrate = min(1.0, max(0.0, (1.0 + float(c['q'][i])) / 2.0))
-            score = float(c['score'][i])
+            score = float(c['score'][i]) - self._score_offset()
             if n < self.config.report_min_visits and root is not None:
                 winrate, score = root, root_score
             lcb = max(0.0, winrate - 1.96 * 0.5 / math.sqrt(n))

@@ -8,7 +8,7 @@ of GPUs did not.
 """
 
 import os
-from dataclasses import dataclass, replace
+from dataclasses import dataclass, fields, replace
 
 # Most positions a network call takes on a GPU, where a call of 64 costs
 # little more than a call of one; not yet tuned by measurement (docs/GPU.md).
@@ -62,6 +62,16 @@ class SearchConfig:
                                  # its budget (up to the clock's limit) while a move with
                                  # this share of the leader's visits has a better Q: the
                                  # most visited move is not the best valued (AlphaGo)
+    fpu_from_parent: bool = False  # first-play urgency: a child never visited is valued at
+                                 # its parent's Q (mover's view) less fpu_reduction
+                                 # instead of 0, a draw (Leela Zero, KataGo)
+    fpu_reduction: float = 0.0   # how much worse than its parent an unvisited child is thought
+    dynamic_komi_per_stone: float = 0.0  # White giving handicap counts its rollouts with
+                                 # this many extra points of komi a stone, falling to 0
+                                 # over dynamic_komi_moves plies (Pachi's linear dynamic
+                                 # komi): at the true count rollouts see every handicap
+                                 # game as lost and stop telling good moves from bad
+    dynamic_komi_moves: int = 200
     pass_ban_fraction: float = 0.5  # the root may not pass before size*size*this plies
                                  # (unless the opponent passed): rollouts undervalue the
                                  # open board, and an early pass loses the game
@@ -92,6 +102,34 @@ class SearchConfig:
             raise ValueError('pass_prior must be in [0, 1)')
         if self.adapt_period <= 0 or self.resign_min_visits < 0:
             raise ValueError('need adapt_period > 0 and resign_min_visits >= 0')
+        if self.dynamic_komi_per_stone < 0 or self.dynamic_komi_moves < 1:
+            raise ValueError('need dynamic_komi_per_stone >= 0 and dynamic_komi_moves >= 1')
+
+    def with_settings(self, settings):
+        """This config with "name=value" settings applied (gtp_main --search), for
+        trying any constant without a flag of its own. A bad name or value raises
+        ValueError saying which."""
+        changes = {}
+        for setting in settings:
+            name, sep, text = setting.partition('=')
+            name = name.strip()
+            if not sep or name not in SETTABLE:
+                raise ValueError(f'unknown search setting {setting!r}; settings are NAME=VALUE '
+                                 f'with NAME one of: {", ".join(sorted(SETTABLE))}')
+            try:
+                changes[name] = _read(SETTABLE[name], text.strip())
+            except ValueError:
+                raise ValueError(f'search setting {name} needs a {SETTABLE[name].__name__}, '
+                                 f'got {text!r}') from None
+        return replace(self, **changes)
+
+    def dynamic_komi(self, handicap, ply):
+        """Extra komi (points) White's rollouts count with at `ply` of a game with
+        `handicap` stones: dynamic_komi_per_stone a stone at the start, falling
+        linearly to 0 at dynamic_komi_moves; 0 in even games."""
+        if handicap < 2 or ply >= self.dynamic_komi_moves:
+            return 0.0
+        return self.dynamic_komi_per_stone * handicap * (1.0 - ply / self.dynamic_komi_moves)
 
     def for_device(self, device):
         """This config for networks on `device`: on an accelerator a network call
@@ -115,3 +153,20 @@ class SearchConfig:
     def resign_winrate(self):
         """resign_q as a win rate: Q in [-1, 1] maps to (1 + Q) / 2."""
         return (1.0 + self.resign_q) / 2.0
+
+
+def _read(kind, text):
+    """A setting's value from its text: int, float, or bool (true/false, 1/0, yes/no)."""
+    if kind is bool:
+        lowered = text.lower()
+        if lowered in ('true', '1', 'yes', 'on'):
+            return True
+        if lowered in ('false', '0', 'no', 'off'):
+            return False
+        raise ValueError(text)
+    return kind(text)
+
+
+# Every constant --search NAME=VALUE may set, with its type.
+SETTABLE = {f.name: {'float': float, 'int': int, 'bool': bool}.get(f.type, f.type)
+            for f in fields(SearchConfig)}

@@ -1087,6 +1087,27 @@ def test_main_search_constants_come_from_the_command_line(tmp_path):
     assert re.fullmatch(r'= [A-HJ]\d', responses(result.stdout)[2])
 
 
+def test_main_search_settings_set_any_constant_and_bad_ones_stop_the_engine():
+    """--search NAME=VALUE reaches any SearchConfig field; the named flags win over
+    it; an unknown name or a bad value stops before GTP starts, saying which."""
+    import gtp_main
+    parser = gtp_main.build_parser()
+    config = gtp_main.search_config(parser.parse_args(
+        ['--search', 'fpu_from_parent=true', '--search', 'fpu_reduction=0.25',
+         '--search', 'dynamic_komi_moves=150', '--search', 'c_puct=1', '--c-puct', '3']))
+    assert (config.fpu_from_parent, config.fpu_reduction, config.dynamic_komi_moves,
+            config.c_puct) == (True, 0.25, 150, 3.0)
+    assert gtp_main.search_config(parser.parse_args(
+        ['--search', 'fpu_from_parent=no'])).fpu_from_parent is False
+    for setting, named in [('no_such_constant=1', 'no_such_constant'),
+                           ('c_puct', 'c_puct'), ('expand_threshold=1.5', 'expand_threshold'),
+                           ('fpu_from_parent=maybe', 'fpu_from_parent'),
+                           ('mixing=2', 'mixing')]:
+        result = run_main(['--weights', 'none', '--search', setting], 'name\n')
+        assert result.returncode == 2 and result.stdout == ''
+        assert 'goengine: error:' in result.stderr and named in result.stderr
+
+
 def test_main_policy_only_plays_the_networks_top_sensible_move(tmp_path):
     torch = pytest.importorskip('torch')
     from goengine import Board, features, inference, netfile, nets

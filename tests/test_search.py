@@ -67,6 +67,25 @@ def test_puct_picks_what_the_formula_says():
     assert np.allclose(c['q'][:4], [q(*hand[k][1:]) for k in kids[:4]], atol=1e-6)
 
 
+@pytest.mark.parametrize('fpu_from_parent, fpu_reduction, picks_unvisited', [
+    (False, 0.0, False),   # an unvisited child counts as a draw: Q 0 < 0.5
+    (True, 0.0, True),     # as good as its parent, 0.8 for the mover: worth a try
+    (True, 0.5, False),    # its parent's 0.8 less 0.5 < 0.5
+])
+def test_first_play_urgency_from_the_parent(fpu_from_parent, fpu_reduction, picks_unvisited):
+    tree = fresh_tree(c_puct=0.1, mixing=1.0, fpu_from_parent=fpu_from_parent,
+                      fpu_reduction=fpu_reduction)
+    kids = [int(k) for k in tree.children()['node']]
+    visited, unvisited = kids[0], kids[1]
+    for node in kids:
+        tree.set_stats(node, prior=0.01, n_r=0, w_r=0.0)
+    tree.set_stats(visited, prior=0.5, n_r=10, w_r=5.0)          # Q 0.5 for the mover
+    tree.set_stats(unvisited, prior=0.02)                      # the best prior of the rest
+    tree.set_stats(tree.root, n_r=10, w_r=-8.0)                # root: -0.8 for White, who
+    chosen = tree.pick_child(tree.root)                        # moved into it: 0.8 for Black
+    assert chosen == (unvisited if picks_unvisited else visited)
+
+
 def test_virtual_loss_spreads_parallel_selections():
     tree = fresh_tree(expand_threshold=1000, virtual_loss=3)
     leaves = [tree.descend_once() for _ in range(6)]      # six simulations in flight
@@ -459,6 +478,43 @@ def test_score_lead_is_the_rollouts_final_score_for_the_side_to_move(color, lead
     assert search.root_score() == pytest.approx(lead)
     assert search.infos()[0].winrate == (1.0 if lead > 0 else 0.0)
     search.close()
+
+
+def test_dynamic_komi_falls_linearly_and_only_in_handicap_games():
+    config = SearchConfig(dynamic_komi_per_stone=7.0, dynamic_komi_moves=200)
+    assert config.dynamic_komi(5, 0) == 35.0
+    assert config.dynamic_komi(5, 100) == 17.5
+    assert config.dynamic_komi(5, 200) == config.dynamic_komi(5, 250) == 0.0
+    assert config.dynamic_komi(0, 0) == config.dynamic_komi(1, 0) == 0.0
+    assert SearchConfig().dynamic_komi(9, 0) == 0.0          # off by default
+    with pytest.raises(ValueError):
+        SearchConfig(dynamic_komi_per_stone=-1)
+
+
+class FourStoneGame(GameState):
+    """settled_game's position counted as if Black had taken four stones."""
+    handicap = 4
+
+
+@pytest.mark.parametrize('to_move, lead', [(WHITE, -1.5), (BLACK, 1.5)])
+def test_dynamic_komi_counts_the_rollouts_but_not_the_reports(to_move, lead):
+    """Black wins the settled position by 1.5. White giving four stones with one
+    point a stone of dynamic komi counts its rollouts 4 points better: they all
+    win for White; the score reported stays the true count's."""
+    settled = settled_game(to_move)
+    game = FourStoneGame(9, 7.5, ruleset='new_zealand')   # no handicap compensation
+    game.setup(black=settled.setup_black, white=settled.setup_white, to_move=to_move)
+    assert game.scoring_komi == 7.5 and game.move_number == 0
+    config = SearchConfig(mixing=1.0, sim_threads=1, seed=2, dynamic_komi_per_stone=1.0)
+    for dynamic_komi, white_wins in ((False, False), (True, True)):
+        search = Search(config=config)
+        search.set_position(game, to_move, dynamic_komi=dynamic_komi)
+        search.run(max_sims=200)
+        winrate = search.root_winrate()
+        assert winrate == (1.0 if white_wins == (to_move == WHITE) else 0.0)
+        assert search.root_score() == pytest.approx(lead)
+        assert all(info.score_lead == pytest.approx(lead) for info in search.infos())
+        search.close()
 
 
 def test_white_giving_handicap_resigns_late_and_only_when_far_lower():

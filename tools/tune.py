@@ -1,0 +1,171 @@
+#!/usr/bin/env python3
+"""Is a search change stronger? Fast games of a candidate against the default,
+stopped by a sequential probability ratio test (SPRT).
+
+    nice -n 10 .venv/bin/python tools/tune.py --time-per-move 1 \\
+        --candidate "--search fpu_from_parent=true --search fpu_reduction=0.1" \\
+        --out runs/tune-fpu0.1
+
+Both sides run the same engine command (--engine, our gtp_main.py by default)
+with their own extra flags (--candidate, --baseline), in fresh processes every
+game, colours alternating (the candidate is Black in odd games); the games
+are tools/match.py's, refereed the same way. After each game the test weighs
+H1, "the candidate is elo1 Elo stronger", against H0, "it is elo0 stronger"
+(0: no better), and stops once one of them is accepted with error rates
+alpha and beta, or after --max-games. Fishtest and the chess engines use the
+same rule for the same reason: a fixed number of games is either too few to
+see a real difference or wastes games on a clear one. A stopped run resumes
+in the same --out folder. A change kept at 1 s a move is then confirmed at
+5 s a move with tools/match.py.
+"""
+
+import argparse
+import math
+import sys
+from pathlib import Path
+
+import match
+
+REPO = Path(__file__).resolve().parent.parent
+
+
+def expected_score(elo):
+    """The score a player `elo` points stronger expects (logistic Elo)."""
+    return 1.0 / (1.0 + 10.0 ** (-elo / 400.0))
+
+
+class Sprt:
+    """Wald's SPRT on game outcomes, a draw counting half a win and half a loss.
+
+    With s0, s1 the expected scores under H0 and H1, each win adds
+    ln(s1/s0) to the log-likelihood ratio and each loss ln((1-s1)/(1-s0));
+    H1 is accepted at ln((1-beta)/alpha), H0 at ln(beta/(1-alpha)).
+    """
+
+    def __init__(self, elo0=0.0, elo1=50.0, alpha=0.05, beta=0.05):
+        if elo1 <= elo0:
+            raise ValueError('elo1 must be greater than elo0')
+        if not (0 < alpha < 0.5 and 0 < beta < 0.5):
+            raise ValueError('alpha and beta must be in (0, 0.5)')
+        self.elo0, self.elo1, self.alpha, self.beta = elo0, elo1, alpha, beta
+        self.s0, self.s1 = expected_score(elo0), expected_score(elo1)
+        self.upper = math.log((1 - beta) / alpha)
+        self.lower = math.log(beta / (1 - alpha))
+
+    def llr(self, wins, losses, draws=0):
+        w, l = wins + 0.5 * draws, losses + 0.5 * draws
+        return w * math.log(self.s1 / self.s0) + l * math.log((1 - self.s1) / (1 - self.s0))
+
+    def verdict(self, wins, losses, draws=0):
+        """'H1' (the candidate is stronger), 'H0' (it is not), or None: play on."""
+        llr = self.llr(wins, losses, draws)
+        if llr >= self.upper:
+            return 'H1'
+        if llr <= self.lower:
+            return 'H0'
+        return None
+
+    def describe(self, wins, losses, draws=0):
+        return (f'{wins}-{losses}-{draws} (W-L-D), LLR {self.llr(wins, losses, draws):.3f} '
+                f'(bounds {self.lower:.3f}, {self.upper:.3f}; elo0 {self.elo0:g}, '
+                f'elo1 {self.elo1:g}, alpha {self.alpha:g}, beta {self.beta:g})')
+
+
+def tally(outcomes):
+    """(wins, losses, draws) of the candidate from match outcomes ('ours' is the candidate)."""
+    outcomes = list(outcomes)
+    return outcomes.count('ours'), outcomes.count('opponent'), outcomes.count('none')
+
+
+def verdict_line(sprt, outcomes):
+    wins, losses, draws = tally(outcomes)
+    decision = sprt.verdict(wins, losses, draws)
+    what = {'H1': 'H1 accepted: the candidate is stronger',
+            'H0': 'H0 accepted: the candidate is not stronger'}.get(
+        decision, f'no decision after {len(outcomes)} games')
+    return decision, f'sprt: {what}; {sprt.describe(wins, losses, draws)}'
+
+
+def build_parser():
+    p = argparse.ArgumentParser(description=__doc__.split('\n\n')[0],
+                                formatter_class=argparse.RawDescriptionHelpFormatter)
+    p.add_argument('--engine', default=None,
+                   help='engine command both sides run (default: this python gtp_main.py '
+                        '--weights weights/sl.pt)')
+    p.add_argument('--candidate', default='', help='extra flags of the candidate, e.g. '
+                   '"--search c_puct=3"')
+    p.add_argument('--baseline', default='', help='extra flags of the baseline (default: none)')
+    p.add_argument('--time-per-move', type=float, default=1.0,
+                   help='seconds per move for both (default: %(default)s)')
+    p.add_argument('--elo0', type=float, default=0.0, help='H0 (default: %(default)s)')
+    p.add_argument('--elo1', type=float, default=50.0, help='H1 (default: %(default)s)')
+    p.add_argument('--alpha', type=float, default=0.05,
+                   help='chance of accepting H1 when H0 holds (default: %(default)s)')
+    p.add_argument('--beta', type=float, default=0.05,
+                   help='chance of accepting H0 when H1 holds (default: %(default)s)')
+    p.add_argument('--max-games', type=int, default=400,
+                   help='stop undecided after this many games (default: %(default)s)')
+    p.add_argument('--size', type=int, default=19)
+    p.add_argument('--komi', type=float, default=7.5)
+    p.add_argument('--scorer', default=match.DEFAULT_SCORER,
+                   help='referee of scored games, as in tools/match.py; "none": our own '
+                        'score (default: %(default)s)')
+    p.add_argument('--grace', type=float, default=5.0,
+                   help='seconds over its time per move before a side loses on time')
+    p.add_argument('--startup-timeout', type=float, default=120.0)
+    p.add_argument('--max-moves', type=int, default=None,
+                   help='move cap, then adjudicate by score (default: 2 * size^2)')
+    p.add_argument('--out', default=None, help='folder for SGF files, logs and results.txt '
+                   '(default: runs/tune-<date-time>); the same folder resumes a run')
+    return p
+
+
+def main(argv=None):
+    args = build_parser().parse_args(argv)
+    try:
+        sprt = Sprt(args.elo0, args.elo1, args.alpha, args.beta)
+    except ValueError as exc:
+        print(f'tune: {exc}', file=sys.stderr)
+        return 2
+    import datetime
+    out = Path(args.out or REPO / 'runs' / f'tune-{datetime.datetime.now():%Y%m%d-%H%M%S}')
+    out.mkdir(parents=True, exist_ok=True)
+    engine = args.engine or match.default_ours()
+    commands = {name: match.with_time_per_move(f'{engine} {flags}'.strip(), args.time_per_move)
+                for name, flags in (('candidate', args.candidate), ('baseline', args.baseline))}
+    limit = match.MoveLimit(args.time_per_move + args.grace)
+    candidate = match.Side('ours', commands['candidate'], limit)
+    baseline = match.Side('opponent', commands['baseline'], limit)
+    scorer = None if args.scorer.lower() == 'none' else args.scorer
+    max_moves = args.max_moves or 2 * args.size * args.size
+    print(f'candidate ("ours"): {commands["candidate"]}\nbaseline ("opponent"): '
+          f'{commands["baseline"]}\nscorer: {scorer}\nup to {args.max_games} games '
+          f'{args.size}x{args.size} komi {args.komi:g}, cap {max_moves} moves, output {out}',
+          flush=True)
+    earlier = match.earlier_outcomes(out / 'results.txt')
+    outcomes = list(earlier.values())
+    if earlier:
+        print(f'continuing: {len(earlier)} games already in {out / "results.txt"}', flush=True)
+    decision, line = verdict_line(sprt, outcomes)
+    results = []
+    with open(out / 'results.txt', 'a') as log:
+        number = max(earlier, default=0)
+        while decision is None and number < args.max_games:
+            number += 1
+            r = match.play_game(number, candidate, baseline, number % 2 == 1, args.size,
+                                args.komi, max_moves, out, scorer, args.startup_timeout)
+            results.append(r)
+            outcomes.append(match.outcome(r))
+            decision, line = verdict_line(sprt, outcomes)
+            for text in (match.describe(r), line):
+                print(text, flush=True)
+                log.write(text + '\n')
+            log.flush()
+        for text in (line, match.summary(results, earlier.values())):
+            print(text, flush=True)
+            log.write(text + '\n')
+    return 0
+
+
+if __name__ == '__main__':
+    sys.exit(main())

@@ -94,12 +94,14 @@ def main(argv=None):
                mininterval=1 if sys.stderr.isatty() else 60) if tqdm else None
     started, games, evaluated = time.monotonic(), 0, 0
     try:
-        while (not args.shards or index < args.shards) and not stopping.asked:
+        while not args.shards or index < args.shards:
             if args.max_hours and time.monotonic() - started > 3600 * args.max_hours:
                 break
             made, nets = generator.make(index)   # written whole or not at all
             index, games, evaluated = index + 1, games + made, evaluated + nets
             report(bar, index, games, evaluated, made, started)
+            if stopping.asked:   # checked after the shard: a signal once "from shard N"
+                break            # is out finishes shard N, however early it came
     except KeyboardInterrupt:
         pass
     finally:

@@ -20,13 +20,12 @@ in the same --out folder. A change kept at 1 s a move is then confirmed at
 """
 
 import argparse
+import datetime
 import math
 import sys
 from pathlib import Path
 
 import match
-
-REPO = Path(__file__).resolve().parent.parent
 
 
 def expected_score(elo):
@@ -127,8 +126,7 @@ def main(argv=None):
     except ValueError as exc:
         print(f'tune: {exc}', file=sys.stderr)
         return 2
-    import datetime
-    out = Path(args.out or REPO / 'runs' / f'tune-{datetime.datetime.now():%Y%m%d-%H%M%S}')
+    out = Path(args.out or match.REPO / 'runs' / f'tune-{datetime.datetime.now():%Y%m%d-%H%M%S}')
     out.mkdir(parents=True, exist_ok=True)
     engine = args.engine or match.default_ours()
     commands = {name: match.with_time_per_move(f'{engine} {flags}'.strip(), args.time_per_move)

@@ -398,6 +398,21 @@ def with_time_per_move(command, seconds):
     return f'{command} --time-per-move {seconds:g}'
 
 
+def add_game_arguments(p):
+    """The options of one game between two GTP engines, shared with tools/tune.py."""
+    p.add_argument('--size', type=int, default=19)
+    p.add_argument('--komi', type=float, default=7.5)
+    p.add_argument('--scorer', default=DEFAULT_SCORER,
+                   help='referee: engine whose final_score decides scored games (ours is '
+                        'recorded beside it); "none": our own score decides '
+                        '(default: %(default)s)')
+    p.add_argument('--grace', type=float, default=5.0,
+                   help='seconds over its time per move before our engine loses on time')
+    p.add_argument('--startup-timeout', type=float, default=120.0)
+    p.add_argument('--max-moves', type=int, default=None,
+                   help='move cap, then adjudicate by score (default: 2 * size^2)')
+
+
 def build_parser():
     p = argparse.ArgumentParser(description=__doc__.split('\n\n')[0],
                                 formatter_class=argparse.RawDescriptionHelpFormatter)
@@ -405,8 +420,6 @@ def build_parser():
                    help='games in the match; with an --out folder that already has '
                         'results.txt, only the missing games are played and the summary '
                         'counts them all (a match may be stopped and resumed)')
-    p.add_argument('--size', type=int, default=19)
-    p.add_argument('--komi', type=float, default=7.5)
     p.add_argument('--handicap', type=int, default=0,
                    help='handicap stones in fixed placement (GTP fixed_handicap), taken '
                         'by --handicap-taker as Black in every game; give --komi too, '
@@ -417,20 +430,12 @@ def build_parser():
                    help='our engine command line (default: this python gtp_main.py --weights '
                         'weights/sl.pt); e.g. "... gtp_main.py --weights none"')
     p.add_argument('--opponent', default=DEFAULT_OPPONENT, help='default: %(default)s')
-    p.add_argument('--scorer', default=DEFAULT_SCORER,
-                   help='referee: engine whose final_score decides scored games (ours is '
-                        'recorded beside it); "none": our own score decides '
-                        '(default: %(default)s)')
     p.add_argument('--time-per-move', type=float, default=5.0,
                    help='seconds per move for our engine, passed to gtp_main.py as '
                         '--time-per-move (default 5)')
-    p.add_argument('--grace', type=float, default=5.0,
-                   help='seconds over its time per move before our engine loses on time')
     p.add_argument('--opponent-timeout', type=float, default=120.0,
                    help='seconds per move before the opponent loses on time')
-    p.add_argument('--startup-timeout', type=float, default=120.0)
-    p.add_argument('--max-moves', type=int, default=None,
-                   help='move cap, then adjudicate by score (default: 2 * size^2)')
+    add_game_arguments(p)
     p.add_argument('--out', default=None, help='folder for SGF files and engine logs '
                                                '(default: runs/match-<date-time>)')
     return p

@@ -104,16 +104,7 @@ def build_parser():
                    help='chance of accepting H0 when H1 holds (default: %(default)s)')
     p.add_argument('--max-games', type=int, default=400,
                    help='stop undecided after this many games (default: %(default)s)')
-    p.add_argument('--size', type=int, default=19)
-    p.add_argument('--komi', type=float, default=7.5)
-    p.add_argument('--scorer', default=match.DEFAULT_SCORER,
-                   help='referee of scored games, as in tools/match.py; "none": our own '
-                        'score (default: %(default)s)')
-    p.add_argument('--grace', type=float, default=5.0,
-                   help='seconds over its time per move before a side loses on time')
-    p.add_argument('--startup-timeout', type=float, default=120.0)
-    p.add_argument('--max-moves', type=int, default=None,
-                   help='move cap, then adjudicate by score (default: 2 * size^2)')
+    match.add_game_arguments(p)
     p.add_argument('--out', default=None, help='folder for SGF files, logs and results.txt '
                    '(default: runs/tune-<date-time>); the same folder resumes a run')
     return p

@@ -1,6 +1,6 @@
 """Review a whole game: the search's win rate before every move, written back into the SGF.
 
-    goengine-review game.sgf [--seconds 2 | --visits 800] [--weights weights/sl.pt]
+    goengine-review game.sgf [--seconds 2 | --visits 800] [--moves 120-200] [--weights weights/sl.pt]
 
 writes `game-reviewed.sgf` and `game-winrate.png` beside the game. Each move
 gets a comment (the mover's win rate before and after it, the engine's
@@ -56,16 +56,20 @@ def read_record(path):
     return record, data
 
 
-def analyse(record, player, seconds=None, visits=None, progress=None):
-    """A Position for every move of the game (and the final position), in order.
+def analyse(record, player, seconds=None, visits=None, progress=None, moves=(1, None)):
+    """A Position before each move in `moves` (first, last; last None: to the end) and
+    the one after the last, in order: judging a move takes the positions on both sides.
 
     Stops early on KeyboardInterrupt and returns what it has; `progress(done,
     total)` is called after each position.
     """
     positions = []
-    total = len(record.moves) + 1
+    first, last = moves
+    last = len(record.moves) if last is None else min(last, len(record.moves))
+    numbers = range(first, last + 2)
+    total = len(numbers)
     try:
-        for number in range(1, total + 1):
+        for number in numbers:
             game = from_record(record, number)
             color = record.moves[number - 1][0] if number <= len(record.moves) else game.to_move
             search = player.search
@@ -108,12 +112,14 @@ def annotate(data, record, positions, bad, doubtful):
     game = sgf.Sgf_game.from_bytes(data)
     size = record.size
     move_nodes = [node for node in game.get_main_sequence() if node.get_move()[0] is not None]
-    for i, node in enumerate(move_nodes[:len(positions) - 1]):
-        here = positions[i]
-        loss = mover_loss(positions, i)
-        played = record.moves[i][1]
+    first = positions[0].number
+    for k in range(len(positions) - 1):
+        node = move_nodes[first - 1 + k]
+        here = positions[k]
+        loss = mover_loss(positions, k)
+        played = record.moves[here.number - 1][1]
         who = 'Black' if here.color == BLACK else 'White'
-        after = positions[i + 1].winrate
+        after = positions[k + 1].winrate
         lines = [f'{who} win rate: {percent(here.winrate)} before this move, '
                  f'{percent(None if after is None else 1 - after)} after it'
                  + ('' if loss is None else f' ({-100 * loss:+.1f})') + '.',
@@ -139,8 +145,8 @@ def annotate(data, record, positions, bad, doubtful):
             add_variation(node.parent, here.color, here.pv, size)
     root = game.get_root()
     done = len(positions) - 1
-    summary = (f'Reviewed by goengine: {done} of {len(record.moves)} moves; '
-               f'win rates for the side to move.')
+    summary = (f'Reviewed by goengine: {done} of {len(record.moves)} moves '
+               f'({first}-{first + done - 1}); win rates for the side to move.')
     root.set('C', (root.get('C') + '\n\n' if root.has_property('C') else '') + summary)
     return game.serialise()
 
@@ -170,11 +176,12 @@ def draw_graph(record, positions, path):
     swings = sorted(((abs(mover_loss(positions, i)), i) for i in range(len(positions) - 1)
                      if mover_loss(positions, i) is not None), reverse=True)[:SWINGS_LABELLED]
     for _, i in swings:
-        color, move = record.moves[i]
+        number = positions[i].number
+        color, move = record.moves[number - 1]
         black_after = positions[i + 1].winrate if positions[i + 1].color == BLACK \
             else 1 - positions[i + 1].winrate
-        label = f"{i + 1}. {'B' if color == BLACK else 'W'} {vertex(move, record.size)}"
-        ax.annotate(label, (i + 1, 100 * black_after), textcoords='offset points',
+        label = f"{number}. {'B' if color == BLACK else 'W'} {vertex(move, record.size)}"
+        ax.annotate(label, (number, 100 * black_after), textcoords='offset points',
                     xytext=(0, 10), ha='center', fontsize=8, color='darkred',
                     arrowprops=dict(arrowstyle='-', color='darkred', lw=0.6))
     ax.axhline(50, color='grey', linewidth=0.6)
@@ -215,6 +222,18 @@ def output_paths(path, out=None):
     return out or f'{stem}-reviewed.sgf', f'{stem}-winrate.png'
 
 
+def move_range(text):
+    """'120-200' -> (120, 200); '120-' or '120' -> (120, None), to the end."""
+    first, _, last = text.partition('-')
+    try:
+        first, last = int(first), (int(last) if last else None)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f'{text!r} is not FIRST-LAST, e.g. 120-200') from None
+    if first < 1 or last is not None and last < first:
+        raise argparse.ArgumentTypeError(f'{text!r}: need 1 <= FIRST <= LAST')
+    return first, last
+
+
 def build_parser():
     p = argparse.ArgumentParser(prog='goengine-review', description=__doc__.split('\n')[0],
                                 epilog=__doc__.split('\n', 3)[3],
@@ -222,6 +241,9 @@ def build_parser():
     p.add_argument('sgf', help='the game to review (.sgf)')
     p.add_argument('--seconds', type=float, default=2.0, help='search time per position')
     p.add_argument('--visits', type=int, help='simulations per position (instead of time)')
+    p.add_argument('--moves', type=move_range, default=(1, None), metavar='FIRST-LAST',
+                   help='review only these moves, e.g. 120-200, or 120- to the end '
+                        '(default: all)')
     p.add_argument('--weights', default=DEFAULT_WEIGHTS,
                    help="SL policy network ('none': rollouts only)")
     p.add_argument('--value-weights', help='value network (default: value.pt beside the policy)')
@@ -246,6 +268,10 @@ def main(argv=None):
     except ReviewError as exc:
         print(f'goengine-review: {exc}', file=sys.stderr)
         return 1
+    if args.moves[0] > len(record.moves):
+        print(f'goengine-review: --moves starts at {args.moves[0]}, but the game has '
+              f'{len(record.moves)} moves', file=sys.stderr)
+        return 2
     from goengine import inference, loading, netfile
     weights, value_weights = loading.network_paths(args.weights, args.value_weights)
     try:
@@ -258,7 +284,7 @@ def main(argv=None):
     try:
         seconds = None if args.visits else args.seconds
         positions = analyse(record, player, seconds, args.visits,
-                            None if args.quiet else progress_bar())
+                            None if args.quiet else progress_bar(), args.moves)
     finally:
         player.close()
     if len(positions) < 2:

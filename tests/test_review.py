@@ -103,3 +103,32 @@ def test_ctrl_c_writes_what_is_done(game_file, monkeypatch):
     commented = [n for n in move_nodes(game) if n.has_property('C')]
     assert len(commented) == 9     # ten positions analysed: nine moves between them
     assert 'Reviewed by goengine: 9 of 188 moves' in game.get_root().get('C')
+
+
+def test_a_range_of_moves(game_file, capsys):
+    """--moves 100-110 comments exactly those moves, from positions 100 to 111."""
+    assert review.main([str(game_file), '--weights', 'none', '--visits', '8', '--quiet',
+                        '--moves', '100-110', '--no-graph']) == 0
+    game = sgf.Sgf_game.from_bytes(game_file.with_name('game-reviewed.sgf').read_bytes())
+    commented = [i + 1 for i, n in enumerate(move_nodes(game)) if n.has_property('C')]
+    assert commented == list(range(100, 111))
+    assert 'Reviewed by goengine: 11 of 188 moves (100-110)' in game.get_root().get('C')
+    assert '11 of 188 moves reviewed' in capsys.readouterr().out
+
+
+def test_a_range_to_the_end_and_bad_ranges(game_file, capsys):
+    assert review.main([str(game_file), '--weights', 'none', '--visits', '8', '--quiet',
+                        '--moves', '185-']) == 0
+    game = sgf.Sgf_game.from_bytes(game_file.with_name('game-reviewed.sgf').read_bytes())
+    assert [i + 1 for i, n in enumerate(move_nodes(game)) if n.has_property('C')] == \
+        [185, 186, 187, 188]
+    assert game_file.with_name('game-winrate.png').read_bytes()[:8] == PNG_MAGIC
+    for path in game_file.parent.glob('game-*'):
+        path.unlink()
+    assert review.main([str(game_file), '--weights', 'none', '--moves', '189-']) == 2
+    assert 'the game has 188 moves' in capsys.readouterr().err
+    for bad in ('110-100', '0-5', 'a-b'):
+        with pytest.raises(SystemExit) as exit_:
+            review.main([str(game_file), '--weights', 'none', '--moves', bad])
+        assert exit_.value.code == 2
+    assert sorted(p.name for p in game_file.parent.iterdir()) == ['game.sgf']   # nothing written

@@ -76,3 +76,58 @@ def test_a_handicap_game_is_counted_like_gnugo_under_chinese_rules():
     finally:
         gnugo.close()
     assert ours == theirs == "W+14.5"
+
+
+SEKI_GNUGO_COUNTS_DEAD = GAMES / "seki-gnugo-counts-dead.sgf"
+CORNER_SEKI = "T5 T4 T3 S3 R3 S2 R2 Q2 Q1 S1 T1".split()    # White's nine, Black's S1 T1
+
+
+@pytest.mark.skipif(GNUGO is None, reason="GNU Go is not installed (apt-get install gnugo)")
+def test_a_seki_gnugo_counts_as_dead():
+    """A 5-stone game of ours against GNU Go (docs/matches/2026-11-25-gnugo10-handicap5-zen4,
+    game 20): White's nine stones T5-Q1 and Black's S1 T1 share their last liberties R1 and
+    T2, so whoever plays either is captured (sgfmill's board shows it): a seki. GNU Go 3.8
+    calls the nine dead and counts B+17.5; we count the seki, W+2.5, as sgfmill's area count
+    does with the seki left standing, and agree with GNU Go on every other stone."""
+    from sgfmill import boards, sgf, sgf_moves
+    from goengine import coords, scoring
+    from goengine.game import from_record
+    from goengine.gtp import GtpEngine
+    from goengine.player import SimplePlayer
+    from goengine.rollout_weights import DEFAULT_PATH, load
+    from goengine.sgffile import parse_game
+
+    theirs, plays = sgf_moves.get_setup_and_moves(
+        sgf.Sgf_game.from_bytes(SEKI_GNUGO_COUNTS_DEAD.read_bytes()))
+    for colour, move in plays:
+        if move:
+            theirs.play(*move, colour)
+    rowcol = lambda v: coords.to_rowcol(coords.from_gtp(v.lower(), 19), 19)   # noqa: E731
+    for colour, other in (("b", "w"), ("w", "b")):
+        for liberty, last in (("R1", "T2"), ("T2", "R1")):
+            b = theirs.copy()
+            b.play(*rowcol(liberty), colour)
+            b.play(*rowcol(last), other)
+            assert b.get(*rowcol(liberty)) is None, (colour, liberty)     # captured
+
+    game = from_record(parse_game(SEKI_GNUGO_COUNTS_DEAD.read_text()))
+    corner = {coords.from_gtp(v.lower(), 19) for v in CORNER_SEKI}
+    gnugo = scoring_vs_gnugo.GnuGo(GNUGO, ("--chinese-rules",))
+    try:
+        their_dead, _, _ = scoring_vs_gnugo.gnugo_verdict(gnugo, game.board)
+    finally:
+        gnugo.close()
+    assert corner - their_dead == {coords.from_gtp(v, 19) for v in ("s1", "t1")}
+    dead, seki = scoring.stone_status(game.board, rollout=load(DEFAULT_PATH))
+    assert set(seki) == corner
+    assert set(dead) == their_dead - corner
+
+    counted = boards.Board(19)
+    alive = [(theirs.get(*rc), rc) for rc in ((r, c) for r in range(19) for c in range(19))]
+    dead_rc = {coords.to_rowcol(p, 19) for p in dead}
+    counted.apply_setup([rc for c, rc in alive if c == "b" and rc not in dead_rc],
+                        [rc for c, rc in alive if c == "w" and rc not in dead_rc], [])
+    margin = counted.area_score() - game.komi - game.handicap    # White's point a stone
+    assert margin == -2.5
+    engine = GtpEngine(SimplePlayer(seed=1), game, log=lambda m: None)
+    assert engine.handle("final_score").strip().lstrip("= ") == "W+2.5"

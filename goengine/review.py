@@ -112,10 +112,8 @@ def annotate(data, record, positions, bad, doubtful):
     game = sgf.Sgf_game.from_bytes(data)
     size = record.size
     move_nodes = [node for node in game.get_main_sequence() if node.get_move()[0] is not None]
-    first = positions[0].number
-    for k in range(len(positions) - 1):
-        node = move_nodes[first - 1 + k]
-        here = positions[k]
+    for k, here in enumerate(positions[:-1]):
+        node = move_nodes[here.number - 1]
         loss = mover_loss(positions, k)
         played = record.moves[here.number - 1][1]
         who = 'Black' if here.color == BLACK else 'White'
@@ -146,7 +144,8 @@ def annotate(data, record, positions, bad, doubtful):
     root = game.get_root()
     done = len(positions) - 1
     summary = (f'Reviewed by goengine: {done} of {len(record.moves)} moves '
-               f'({first}-{first + done - 1}); win rates for the side to move.')
+               f'({positions[0].number}-{positions[-2].number}); '
+               f'win rates for the side to move.')
     root.set('C', (root.get('C') + '\n\n' if root.has_property('C') else '') + summary)
     return game.serialise()
 

@@ -10,14 +10,17 @@ from pathlib import Path
 
 import pytest
 import regress
+import tactics_suite
 from ladder_vs_gnugo import GnuGo
-from tactics_suite import reading
+from tactics_suite import READING_OF_TASK, dragon_statuses, reading
 
 from goengine import BLACK, WHITE, coords, sgffile
 from goengine.game import from_record
 
 REPO = Path(__file__).resolve().parent.parent
 SUITE = REPO / 'tests' / 'tactics' / 'suite.tst'
+LOSSES = REPO / 'tests' / 'tactics' / 'losses' / 'suite.tst'    # groups our lost games lost
+LOSS_PROBLEMS = 4
 GNUGO = shutil.which('gnugo') or '/usr/games/gnugo'
 needs_gnugo = pytest.mark.skipif(not Path(GNUGO).exists(), reason='GNU Go is not installed')
 
@@ -38,12 +41,13 @@ def test_the_runner_reads_gogui_regression_files(tmp_path):
         regress.read_suite(bad)
 
 
-def test_every_problem_loads_and_its_answers_are_legal():
-    tests = regress.read_suite(SUITE)
-    assert len(tests) == 60
+@pytest.mark.parametrize('suite, problems', [(SUITE, 60), (LOSSES, LOSS_PROBLEMS)])
+def test_every_problem_loads_and_its_answers_are_legal(suite, problems):
+    tests = regress.read_suite(suite)
+    assert len(tests) == problems
     for test in tests:
         (load,) = test.setup
-        record = sgffile.parse_game((SUITE.parent / load.split()[1]).read_bytes())
+        record = sgffile.parse_game((suite.parent / load.split()[1]).read_bytes())
         game = from_record(record)
         color = BLACK if test.command.endswith(' b') else WHITE
         board = game.board_for(color)
@@ -52,32 +56,44 @@ def test_every_problem_loads_and_its_answers_are_legal():
 
 
 @needs_gnugo
-def test_gnu_go_reading_confirms_a_sample_of_answers():
+@pytest.mark.parametrize('suite, every', [(SUITE, 12), (LOSSES, 1)])
+def test_gnu_go_reading_confirms_a_sample_of_answers(suite, every):
     """The oracle again, independently of how the suite was made: after each accepted
-    answer GNU Go must find the target string settled (sampled: 5 problems)."""
+    answer GNU Go must find the target settled, a string by its tactical reading, a
+    group by its life-and-death (owl) reading (sampled: every `every`-th problem)."""
     gnugo = GnuGo(GNUGO, ('--level', '10'))
     try:
-        for test in regress.read_suite(SUITE)[::12]:
+        for test in regress.read_suite(suite)[::every]:
             (load,) = test.setup
-            path = SUITE.parent / load.split()[1]
+            path = suite.parent / load.split()[1]
             color = test.command.split()[-1]
-            comment = _comment_before(test.number)      # '... capture J17 (5 stones)'
+            comment = _comment_before(suite, test.number)   # '... capture J17 (5 stones)'
             task, target = comment.split(':')[-1].split()[:2]
+            kind = READING_OF_TASK[task]
             for answer in test.accepted:
                 gnugo.send(f'loadsgf {path}')
                 gnugo.send(f'play {color} {answer}')
                 if gnugo.send(f'color {target}') == 'empty':
                     continue                                   # captured outright
-                check = 'defend' if task == 'capture' else 'attack'
+                check = kind.defend if task == kind.take else kind.attack
                 assert reading(gnugo, f'{check} {target}')[0] == 0, (test.number, answer)
     finally:
         gnugo.close()
 
 
-def _comment_before(number):
-    lines = SUITE.read_text().splitlines()
+def _comment_before(suite, number):
+    lines = suite.read_text().splitlines()
     index = next(i for i, line in enumerate(lines) if line.startswith(f'{number} reg_genmove'))
     return lines[index - 2]
+
+
+def test_dragon_statuses_reads_every_row_of_gnu_gos_answer():
+    class Answers:
+        def send(self, command):
+            assert command == 'dragon_status'
+            return 'D4: alive Q16: critical R17 P17 C3: dead K10: critical PASS J10'
+    assert dragon_statuses(Answers()) == [('D4', 'alive'), ('Q16', 'critical'),
+                                          ('C3', 'dead'), ('K10', 'critical')]
 
 
 def test_goengine_runs_through_the_runner(tmp_path):
@@ -95,3 +111,18 @@ def test_goengine_runs_through_the_runner(tmp_path):
         verdict, answer = line.split()[1:3]
         assert verdict in ('PASS', 'FAIL')
         assert answer.lower() == 'pass' or 0 <= coords.from_gtp(answer.lower(), 19) < 361
+
+
+@needs_gnugo
+def test_a_lost_game_gives_the_group_it_lost_as_a_problem(tmp_path):
+    """tactics_suite on one move of a lost match game (5 stones, game 7, move 277):
+    GNU Go's owl reading finds White's 15 stones at Q14 alive only by T12, and the
+    game's K12 was not it, so that is the problem written."""
+    game = REPO / 'docs' / 'matches' / '2026-11-25-gnugo10-handicap5-zen4' / 'game-007.sgf'
+    tactics_suite.main([str(game), '--moves', '276-277', '--color', 'w', '--out', str(tmp_path)])
+    (test,) = regress.read_suite(tmp_path / 'suite.tst')
+    assert (test.command, test.accepted) == ('reg_genmove w', ['T12'])
+    assert _comment_before(tmp_path / 'suite.tst', 1).endswith(
+        'game-007.sgf before move 277: live Q14 (15 stones); the game played K12')
+    record = sgffile.parse_game((tmp_path / '001.sgf').read_bytes())
+    assert len(record.moves) == 276 and record.setup_black          # the position, stones and all

@@ -1,13 +1,24 @@
 #!/usr/bin/env python3
-"""Build the tactical regression suite from held-out games, with GNU Go as the oracle.
+"""Build a tactical regression suite from real games, with GNU Go as the oracle.
 
-A problem is a position from a real game where a string of 3 or more stones is
-critical: GNU Go's `attack` and `defend` both succeed on it (without ko), so
-whoever moves first decides its fate, and the side to move must capture it (an
-opponent string) or save it (its own). The accepted answers are every move
-after which GNU Go's reading agrees the job is done (`defend` of the opponent's
-string fails, or `attack` of our own fails). Problems with more than
---max-answers answers are left out: they test little.
+A problem is a position where something is critical: whoever moves first
+decides its fate, and the side to move must settle it its own way. Two kinds:
+
+- strings (the default): a string of 3 or more stones that GNU Go's `attack`
+  and `defend` both take or save (without ko); the side to move must capture
+  it (an opponent's string) or save it (its own). Positions are drawn at random
+  from the held-out month.
+- groups (`--games`): a dragon (GNU Go's name for stones that live or die
+  together) that GNU Go's life-and-death reading, `owl_attack` and
+  `owl_defend`, both kill and save (without ko); the side to move must kill it
+  or make it live. Positions are every move of `--color` in `--moves` of the
+  given games (our lost match games), and a problem is kept only where the
+  move played in the game was not an answer: the positions the game was lost in.
+
+The accepted answers are every move near the target after which GNU Go's
+reading agrees the job is done (the target can no longer be saved, or can no
+longer be taken). Problems with more than --max-answers answers are left out:
+they test little.
 
 Each problem is a position SGF (the game up to that point) in the output
 folder; suite.tst lists them in GoGui's regression format, which
@@ -18,21 +29,37 @@ tools/regress.py runs against any GTP engine:
     #? [C3|D4]
 
     .venv/bin/python tools/tactics_suite.py --problems 60 --out tests/tactics
+    .venv/bin/python tools/tactics_suite.py --out tests/tactics/losses --color w \\
+        --moves 100- docs/matches/2026-11-25-gnugo10-handicap5-zen4/game-007.sgf ...
 """
 
 import argparse
 import os
 import tempfile
+from pathlib import Path
 
 import numpy as np
 
 from ladder_vs_gnugo import GnuGo
 
-from goengine import BLACK, coords, sgffile
+from goengine import BLACK, WHITE, coords, sgffile
 from goengine.game import GameError, from_record
 from training.dataset import DATA_DIR, split_files
 
 GNUGO = "/usr/games/gnugo"
+
+
+class Reading:
+    """One kind of problem: GNU Go's commands that take and save a target, and the
+    words for the two tasks."""
+
+    def __init__(self, attack, defend, take, save):
+        self.attack, self.defend, self.take, self.save = attack, defend, take, save
+
+
+STRINGS = Reading("attack", "defend", "capture", "save")
+GROUPS = Reading("owl_attack", "owl_defend", "kill", "live")
+READING_OF_TASK = {"capture": STRINGS, "save": STRINGS, "kill": GROUPS, "live": GROUPS}
 
 
 def reading(gnugo, command):
@@ -41,9 +68,15 @@ def reading(gnugo, command):
     return int(words[0]), (words[1] if len(words) > 1 else None)
 
 
-def critical_string(board, color, gnugo):
-    """(vertex, owner, stones) of the largest string of >= 3 stones that GNU Go calls
-    critical (attack and defend both succeed, no ko), or None."""
+def is_critical(gnugo, vertex, kind):
+    """Do both `kind.attack` and `kind.defend` succeed on `vertex` without ko?"""
+    return (reading(gnugo, f"{kind.attack} {vertex}")[0] == 1
+            and reading(gnugo, f"{kind.defend} {vertex}")[0] == 1)
+
+
+def critical_string(board, gnugo, min_stones=3):
+    """(vertex, owner, stones) of the largest string of >= min_stones stones and at
+    most 3 liberties that GNU Go calls critical, or None."""
     size, stones, seen, best = board.size, board.stones(), set(), None
     for point in range(size * size):
         owner = int(stones[point // size, point % size])
@@ -51,22 +84,52 @@ def critical_string(board, color, gnugo):
             continue
         chain = board.chain_stones(point)
         seen.update(chain)
-        if len(chain) < 3 or board.chain_liberties(point) > 3:
+        if len(chain) < min_stones or board.chain_liberties(point) > 3:
             continue
         vertex = coords.to_gtp(point, size)
-        if reading(gnugo, f"attack {vertex}")[0] != 1 or reading(gnugo, f"defend {vertex}")[0] != 1:
+        if not is_critical(gnugo, vertex, STRINGS):
             continue
         if best is None or len(chain) > len(best[2]):
             best = (vertex, owner, chain)
     return best
 
 
-def answers(board, color, vertex, owner, chain, gnugo):
-    """Every move for `color` that settles the critical string as `color` wants."""
+def critical_dragon(board, gnugo, min_stones=5):
+    """(vertex, owner, stones) of the largest dragon of >= min_stones stones that GNU
+    Go's `dragon_status` calls critical and its owl reading confirms, or None."""
+    size, stones, best = board.size, board.stones(), None
+    for vertex, status in dragon_statuses(gnugo):
+        if status != "critical":
+            continue
+        dragon = [coords.from_gtp(v.lower(), size)
+                  for v in gnugo.send(f"dragon_stones {vertex}").split()]
+        if len(dragon) < min_stones or not is_critical(gnugo, vertex, GROUPS):
+            continue
+        if best is None or len(dragon) > len(best[2]):
+            point = dragon[0]
+            best = (vertex, int(stones[point // size, point % size]), dragon)
+    return best
+
+
+def dragon_statuses(gnugo):
+    """[(vertex, status)] of every dragon, from `dragon_status` without a vertex,
+    whose rows read "D4: alive" or "Q16: critical R17 P17" (attack, defence)."""
+    found = []
+    for word in gnugo.send("dragon_status").split():
+        if word.endswith(":"):
+            found.append([word[:-1], None])
+        elif found and found[-1][1] is None:
+            found[-1][1] = word
+    return [tuple(row) for row in found]
+
+
+def answers(board, color, vertex, owner, target, gnugo, kind):
+    """Every move for `color` within two points of the target after which GNU Go's
+    `kind` reading says it is settled as `color` wants."""
     size = board.size
     name = "b" if color == BLACK else "w"
     near = set()
-    for point in chain:
+    for point in target:
         row, col = divmod(point, size)
         for r in range(row - 2, row + 3):
             for c in range(col - 2, col + 3):
@@ -78,11 +141,11 @@ def answers(board, color, vertex, owner, chain, gnugo):
             continue
         gnugo.send(f"play {name} {coords.to_gtp(move, size)}")
         try:
-            captured = board_after(board, move, color).color_at(chain[0]) != owner
-            if owner != color:     # capture: the opponent can no longer save it
-                done = captured or reading(gnugo, f"defend {vertex}")[0] == 0
+            taken = board_after(board, move, color).color_at(target[0]) != owner
+            if owner != color:     # take: the opponent can no longer save it
+                done = taken or reading(gnugo, f"{kind.defend} {vertex}")[0] == 0
             else:                  # save: the opponent can no longer take it
-                done = not captured and reading(gnugo, f"attack {vertex}")[0] == 0
+                done = not taken and reading(gnugo, f"{kind.attack} {vertex}")[0] == 0
         finally:
             gnugo.send("undo")
         if done:
@@ -96,63 +159,121 @@ def board_after(board, move, color):
     return after
 
 
+def problem_at(record, number, gnugo, kind, max_answers):
+    """The problem before move `number` of `record` (1-based), or None: (game, color,
+    task, vertex, target stones, answers)."""
+    try:
+        game = from_record(record, number)
+    except GameError:
+        return None
+    color = record.moves[number - 1][0]
+    with tempfile.NamedTemporaryFile(suffix=".sgf") as tmp:
+        tmp.write(sgffile.game_to_sgf(game))
+        tmp.flush()
+        gnugo.send(f"loadsgf {tmp.name}")
+    board = game.board_for(color)
+    found = critical_string(board, gnugo) if kind is STRINGS else critical_dragon(board, gnugo)
+    if found is None:
+        return None
+    vertex, owner, target = found
+    good = answers(board, color, vertex, owner, target, gnugo, kind)
+    if not good or len(good) > max_answers:
+        return None
+    task = kind.take if owner != color else kind.save
+    return game, color, task, vertex, target, good
+
+
+def held_out_positions(args, rng):
+    """(record, move number) at random from the held-out month, forever."""
+    games = list(sgffile.read_games(split_files(args.data_dir, "val")))
+    for index in rng.permutation(len(games)):
+        record = games[int(index)]
+        if record.size == 19 and len(record.moves) >= 80:
+            yield record, int(rng.integers(40, min(220, len(record.moves))))
+
+
+def game_positions(args):
+    """(record, move number) of every move of --color within --moves of each --games file."""
+    color = BLACK if args.color == "b" else WHITE
+    first, last = args.moves
+    for path in args.games:
+        path = Path(path)
+        record = sgffile.parse_game(path.read_bytes(), f"{path.parent.name}/{path.name}")
+        end = len(record.moves) if last is None else min(last, len(record.moves))
+        for number in range(max(first, 1), end + 1):
+            if record.moves[number - 1][0] == color:
+                yield record, number
+
+
+def move_range(text):
+    """"FIRST-LAST" or "FIRST-" (to the end) -> (first, last or None)."""
+    first, sep, last = text.partition("-")
+    try:
+        if not sep:
+            raise ValueError
+        return int(first), (int(last) if last else None)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"a move range is FIRST-LAST or FIRST-, got {text!r}")
+
+
 def main(argv=None):
     parser = argparse.ArgumentParser(description=__doc__.split("\n")[0], epilog=__doc__,
                                      formatter_class=argparse.RawDescriptionHelpFormatter)
+    parser.add_argument("games", nargs="*", metavar="SGF",
+                        help="games to take group problems from (life and death, GNU Go's owl "
+                             "reading); none: string problems from the held-out month")
     parser.add_argument("--problems", type=int, default=60)
     parser.add_argument("--out", default="tests/tactics")
     parser.add_argument("--data-dir", default=DATA_DIR)
     parser.add_argument("--max-answers", type=int, default=3)
     parser.add_argument("--seed", type=int, default=1)
+    parser.add_argument("--color", choices=("b", "w"), default="w",
+                        help="with games: the side whose moves are problems (default w)")
+    parser.add_argument("--moves", type=move_range, default=(1, None),
+                        help="with games: FIRST-LAST or FIRST- (default: every move)")
     parser.add_argument("--gnugo", default=GNUGO)
     args = parser.parse_args(argv)
     os.makedirs(args.out, exist_ok=True)
-    rng = np.random.default_rng(args.seed)
-    games = list(sgffile.read_games(split_files(args.data_dir, "val")))
+    if args.games:
+        kind, positions = GROUPS, game_positions(args)
+        source = "positions of lost\n# games where the move played was not an answer"
+    else:
+        kind = STRINGS
+        positions = held_out_positions(args, np.random.default_rng(args.seed))
+        source = "held-out games (tygem-9d-2016-12)"
     gnugo = GnuGo(args.gnugo, ("--level", "10"))
-    entries = []
+    entries, settled = [], {}     # settled: game name -> stones of its problems' targets
     try:
-        for index in rng.permutation(len(games)):
+        for record, number in positions:
             if len(entries) >= args.problems:
                 break
-            record = games[int(index)]
-            if record.size != 19 or len(record.moves) < 80:
+            problem = problem_at(record, number, gnugo, kind, args.max_answers)
+            if problem is None:
                 continue
-            number = int(rng.integers(40, min(220, len(record.moves))))
-            try:
-                game = from_record(record, number)
-            except GameError:
-                continue
-            color = record.moves[number - 1][0]
-            sgf_bytes = sgffile.game_to_sgf(game)
-            with tempfile.NamedTemporaryFile(suffix=".sgf") as tmp:
-                tmp.write(sgf_bytes)
-                tmp.flush()
-                gnugo.send(f"loadsgf {tmp.name}")
-            board = game.board_for(color)
-            found = critical_string(board, color, gnugo)
-            if found is None:
-                continue
-            vertex, owner, chain = found
-            good = answers(board, color, vertex, owner, chain, gnugo)
-            if not good or len(good) > args.max_answers:
-                continue
+            game, color, task, vertex, target, good = problem
+            played = coords.to_gtp(record.moves[number - 1][1], record.size)
+            earlier = settled.setdefault(record.name, set())
+            if args.games and (played in good or earlier.intersection(target)):
+                continue          # the game found the answer, or this group is a problem already
+            earlier.update(target)
+            count = len(target)
             name = f"{len(entries) + 1:03d}.sgf"
             with open(os.path.join(args.out, name), "wb") as f:
-                f.write(sgf_bytes)
-            task = "capture" if owner != color else "save"
-            entries.append((name, color, task, vertex, len(chain), good, record.name, number))
+                f.write(sgffile.game_to_sgf(game))
+            entries.append((name, color, task, vertex, count, good, record.name, number, played))
             print(f"{name}: {record.name} before move {number}, "
                   f"{'black' if color == BLACK else 'white'} to {task} {vertex} "
-                  f"({len(chain)} stones): {' '.join(good)}", flush=True)
+                  f"({count} stones): {' '.join(good)}; played {played}", flush=True)
     finally:
         gnugo.close()
     with open(os.path.join(args.out, "suite.tst"), "w") as f:
-        f.write("# goengine's tactical suite: made by tools/tactics_suite.py from held-out games\n"
-                "# (tygem-9d-2016-12); answers from GNU Go 3.8's attack/defend reading.\n"
-                "# Run: .venv/bin/python tools/regress.py tests/tactics/suite.tst\n\n")
-        for i, (name, color, task, vertex, count, good, game_name, number) in enumerate(entries, 1):
-            f.write(f"# {game_name} before move {number}: {task} {vertex} ({count} stones)\n"
+        f.write(f"# goengine's tactical suite: made by tools/tactics_suite.py from {source};\n"
+                f"# answers from GNU Go 3.8's {kind.attack}/{kind.defend} reading.\n"
+                f"# Run: .venv/bin/python tools/regress.py {os.path.join(args.out, 'suite.tst')}\n\n")
+        for i, (name, color, task, vertex, count, good, game_name, number, played) in enumerate(
+                entries, 1):
+            note = f"; the game played {played}" if args.games else ""
+            f.write(f"# {game_name} before move {number}: {task} {vertex} ({count} stones){note}\n"
                     f"loadsgf {name}\n"
                     f"{i} reg_genmove {'b' if color == BLACK else 'w'}\n"
                     f"#? [{'|'.join(good)}]\n\n")

@@ -13,7 +13,8 @@ decides its fate, and the side to move must settle it its own way. Two kinds:
   `owl_defend`, both kill and save (without ko); the side to move must kill it
   or make it live. Positions are every move of `--color` in `--moves` of the
   given games (our lost match games), and a problem is kept only where the
-  move played in the game was not an answer: the positions the game was lost in.
+  move played in the game was not an answer: where, by GNU Go's reading, the
+  game went wrong.
 
 The accepted answers are every move near the target after which GNU Go's
 reading agrees the job is done (the target can no longer be saved, or can no
@@ -30,13 +31,14 @@ tools/regress.py runs against any GTP engine:
 
     .venv/bin/python tools/tactics_suite.py --problems 60 --out tests/tactics
     .venv/bin/python tools/tactics_suite.py --out tests/tactics/losses --color w \\
-        --moves 100- docs/matches/2026-11-25-gnugo10-handicap5-zen4/game-007.sgf ...
+        --moves 40- docs/matches/2026-11-25-gnugo10-handicap5-zen4/game-007.sgf ...
 """
 
 import argparse
 import os
 import tempfile
 from pathlib import Path
+from typing import NamedTuple
 
 import numpy as np
 
@@ -49,12 +51,13 @@ from training.dataset import DATA_DIR, split_files
 GNUGO = "/usr/games/gnugo"
 
 
-class Reading:
+class Reading(NamedTuple):
     """One kind of problem: GNU Go's commands that take and save a target, and the
     words for the two tasks."""
-
-    def __init__(self, attack, defend, take, save):
-        self.attack, self.defend, self.take, self.save = attack, defend, take, save
+    attack: str
+    defend: str
+    take: str
+    save: str
 
 
 STRINGS = Reading("attack", "defend", "capture", "save")

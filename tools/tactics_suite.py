@@ -46,6 +46,7 @@ from ladder_vs_gnugo import GnuGo
 
 from goengine import BLACK, WHITE, coords, sgffile
 from goengine.game import GameError, from_record
+from goengine.review import move_range
 from training.dataset import DATA_DIR, split_files
 
 GNUGO = "/usr/games/gnugo"
@@ -206,17 +207,6 @@ def game_positions(args):
         for number in range(max(first, 1), end + 1):
             if record.moves[number - 1][0] == color:
                 yield record, number
-
-
-def move_range(text):
-    """"FIRST-LAST" or "FIRST-" (to the end) -> (first, last or None)."""
-    first, sep, last = text.partition("-")
-    try:
-        if not sep:
-            raise ValueError
-        return int(first), (int(last) if last else None)
-    except ValueError:
-        raise argparse.ArgumentTypeError(f"a move range is FIRST-LAST or FIRST-, got {text!r}")
 
 
 def main(argv=None):

@@ -1,0 +1,242 @@
+"""Final-board labels of stored games: who owns each point at the end, and by how much.
+
+A game's outcome is one bit; its final board says far more. For every game of a
+GameStore (training/dataset.py) the labels file beside it holds:
+
+- `kind`: COUNTED (the game was counted and the board's own scorer, dead stones
+  removed, names the recorded winner: the ownership is exact, +1 / -1 / 0 for
+  seki liberties and dame), RESIGNED (a resignation: the ownership is the mean
+  final owner over the rollouts from the final board that end with the recorded
+  winner, a soft map), NONE (no usable label: the record and the board disagree,
+  the game was lost on time or by forfeit, a draw, or no rollout agreed), or
+  UNLABELLED (not labelled yet: the labelling tool resumes there).
+- `ownership`: int8 (games, size, size) indexed [row, col], Black +OWNERSHIP_SCALE,
+  White -OWNERSHIP_SCALE; all 0 unless kind is COUNTED or RESIGNED.
+- `margin`: Black's area minus White's minus komi on the counted final board
+  (NaN unless COUNTED).
+- `winner`: the recorded winner (BLACK, WHITE, 0 none), `agreeing`: how many of
+  the rollouts agreed with it (RESIGNED games; 0 otherwise).
+
+tools/label_games.py writes the file; the trainer reads it with `read_labels`,
+which refuses a file that does not belong to its store.
+"""
+
+import io
+import json
+import os
+import zipfile
+
+import numpy as np
+
+from goengine import BLACK, EMPTY, WHITE, IllegalMove
+from goengine.sgffile import SgfError, iter_positions, new_board
+
+FORMAT = "goengine-game-labels"
+FORMAT_VERSION = 1
+SUFFIX = ".labels.npz"
+OWNERSHIP_SCALE = 127
+UNLABELLED, NONE, COUNTED, RESIGNED = -1, 0, 1, 2
+KIND_NAMES = {UNLABELLED: "unlabelled", NONE: "none", COUNTED: "counted", RESIGNED: "resigned"}
+ARRAYS = ("kind", "ownership", "margin", "winner", "agreeing")
+
+
+class LabelError(Exception):
+    """A labels file that cannot be used: the message names the file and what is wrong."""
+
+
+def labels_path(store_path):
+    """The labels file beside a game store: data/tygem-9d-train.npz -> ...-train.labels.npz."""
+    base = store_path[:-len(".npz")] if store_path.endswith(".npz") else store_path
+    return base + SUFFIX
+
+
+def store_fingerprint(store):
+    """Numbers that change when the store's games change: count, moves, a checksum."""
+    moves = store.a["moves"]
+    return {"games": len(store), "moves": int(len(moves)),
+            "checksum": int(np.sum(moves.astype(np.int64) * (np.arange(len(moves)) % 9973 + 1))
+                            % (2**61 - 1))}
+
+
+def empty_labels(store):
+    n, size = len(store), int(store.a["size"].max()) if len(store) else 19
+    return {"kind": np.full(n, UNLABELLED, np.int8),
+            "ownership": np.zeros((n, size, size), np.int8),
+            "margin": np.full(n, np.nan, np.float32),
+            "winner": np.zeros(n, np.int8),
+            "agreeing": np.zeros(n, np.int8)}
+
+
+def write_labels(path, labels, meta):
+    """Write atomically (a temporary file renamed into place): a reader never sees half a file."""
+    header = dict(meta, format=FORMAT, version=FORMAT_VERSION)
+    tmp = f"{path}.tmp{os.getpid()}"
+    try:
+        with open(tmp, "wb") as f:
+            np.savez_compressed(f, meta=np.array(json.dumps(header)), **labels)
+        os.replace(tmp, path)
+    except BaseException:
+        if os.path.exists(tmp):
+            os.remove(tmp)
+        raise
+
+
+def read_labels(path, store=None):
+    """(meta, labels) of a labels file; LabelError if it is damaged, of another
+    format or version, or (given `store`) made for other games."""
+    name = os.path.basename(path)
+    try:
+        with open(path, "rb") as f:
+            data = f.read()
+        with np.load(io.BytesIO(data), allow_pickle=False) as f:
+            meta = json.loads(str(f["meta"]))
+            labels = {key: f[key] for key in ARRAYS}
+    except KeyError as exc:
+        raise LabelError(f"{name}: not a labels file (no {exc.args[0]} array)") from None
+    except (OSError, ValueError, EOFError, zipfile.BadZipFile) as exc:
+        raise LabelError(f"{name}: unreadable or truncated ({exc})") from None
+    if not isinstance(meta, dict) or meta.get("format") != FORMAT:
+        raise LabelError(f"{name}: not a labels file")
+    if meta.get("version") != FORMAT_VERSION:
+        raise LabelError(f"{name}: labels format version {meta.get('version')}, "
+                         f"this program reads version {FORMAT_VERSION}")
+    n = len(labels["kind"])
+    if any(len(labels[key]) != n for key in ARRAYS) or labels["ownership"].ndim != 3:
+        raise LabelError(f"{name}: arrays of different lengths")
+    if not np.isin(labels["kind"], list(KIND_NAMES)).all():
+        raise LabelError(f"{name}: an unknown label kind")
+    if store is not None and meta.get("store") != store_fingerprint(store):
+        raise LabelError(f"{name}: made for other games ({meta.get('store')}, "
+                         f"the store has {store_fingerprint(store)})")
+    return meta, labels
+
+
+# ------------------------------------------------------------ labelling one game
+
+def final_board(game):
+    """The board after the game's last move (its komi the game's)."""
+    board = new_board(game)
+    for board, _color, _move in iter_positions(game, copy=False):
+        pass        # the generator plays each move after yielding the board before it
+    return board
+
+
+def area_owner(stones):
+    """Tromp-Taylor owner of every point of a board with no dead stones: a stone
+    its colour, an empty region its colour if it touches only that colour, else 0.
+    int8 (size, size), +1 Black, -1 White."""
+    size = stones.shape[0]
+    owner = np.where(stones == BLACK, 1, np.where(stones == WHITE, -1, 0)).astype(np.int8)
+    seen = np.zeros_like(stones, dtype=bool)
+    for r0 in range(size):
+        for c0 in range(size):
+            if stones[r0, c0] != EMPTY or seen[r0, c0]:
+                continue
+            region, borders, stack = [], set(), [(r0, c0)]
+            seen[r0, c0] = True
+            while stack:
+                r, c = stack.pop()
+                region.append((r, c))
+                for rr, cc in ((r - 1, c), (r + 1, c), (r, c - 1), (r, c + 1)):
+                    if 0 <= rr < size and 0 <= cc < size:
+                        if stones[rr, cc] == EMPTY:
+                            if not seen[rr, cc]:
+                                seen[rr, cc] = True
+                                stack.append((rr, cc))
+                        else:
+                            borders.add(int(stones[rr, cc]))
+            if len(borders) == 1:
+                value = 1 if borders == {BLACK} else -1
+                for r, c in region:
+                    owner[r, c] = value
+    return owner
+
+
+def counted_label(board, winner, scorer):
+    """(kind, ownership in [-1, 1], margin) of a counted game's final board."""
+    dead, _seki = scorer.stone_status(board)
+    stones = board.stones().copy()
+    size = board.size
+    for point in dead:
+        stones[point // size, point % size] = EMPTY
+    owner = area_owner(stones)
+    margin = float(owner.sum()) - board.komi
+    agrees = (margin > 0 and winner == BLACK) or (margin < 0 and winner == WHITE)
+    return (COUNTED, owner, margin) if agrees else (NONE, None, float("nan"))
+
+
+def resigned_label(board, winner, rollout, rollouts, seed):
+    """(kind, soft ownership, agreeing): the mean final owner over the rollouts from
+    the final board that end with the recorded winner."""
+    total, agreeing = np.zeros((board.size, board.size)), 0
+    for i in range(rollouts):
+        owner, score = rollout.play_out(board, seed * 7919 + i)
+        if (score > 0) == (winner == BLACK) and score != 0:
+            total += owner
+            agreeing += 1
+    if not agreeing:
+        return NONE, None, 0
+    return RESIGNED, total / agreeing, agreeing
+
+
+def is_counted(result):
+    """'B+3.5' / 'W+0.5': a margin after the winner's sign."""
+    try:
+        float(result.strip()[2:])
+        return True
+    except ValueError:
+        return False
+
+
+def is_resignation(result):
+    return result.strip().upper()[2:].startswith("R")
+
+
+def label_game(game, scorer, rollout, rollouts, seed):
+    """(kind, ownership int8 or None, margin, agreeing) of one game."""
+    winner = game.winner
+    if winner not in (BLACK, WHITE) or not game.moves:
+        return NONE, None, float("nan"), 0
+    try:
+        board = final_board(game)
+    except (SgfError, IllegalMove):
+        return NONE, None, float("nan"), 0
+    if is_counted(game.result):
+        kind, owner, margin = counted_label(board, winner, scorer)
+        agreeing = 0
+    elif is_resignation(game.result):
+        kind, owner, agreeing = resigned_label(board, winner, rollout, rollouts, seed)
+        margin = float("nan")
+    else:
+        return NONE, None, float("nan"), 0
+    if owner is None:
+        return NONE, None, float("nan"), agreeing
+    return kind, np.rint(owner * OWNERSHIP_SCALE).astype(np.int8), margin, agreeing
+
+
+def report(labels, results=None, rollouts=None):
+    """Lines that say what the labels hold and how often they agree with the records."""
+    kind = labels["kind"]
+    done = kind != UNLABELLED
+    lines = [f"games {len(kind)}, labelled {int(done.sum())}: "
+             + ", ".join(f"{KIND_NAMES[k]} {int((kind == k).sum())}"
+                         for k in (COUNTED, RESIGNED, NONE))]
+    if results is not None:
+        counted = np.array([is_counted(r) for r in results]) & done
+        resigned = np.array([is_resignation(r) for r in results]) & done
+        if counted.any():
+            agree = (kind[counted] == COUNTED).mean()
+            recorded = np.array([float(r[2:]) * (1 if r.upper().startswith("B") else -1)
+                                 for r in np.asarray(results)[counted & (kind == COUNTED)]])
+            ours = labels["margin"][counted & (kind == COUNTED)]
+            close = np.mean(np.abs(ours - recorded) <= 2) if len(ours) else float("nan")
+            lines.append(f"counted games: {int(counted.sum())}, the scorer names the recorded "
+                         f"winner in {100 * agree:.1f} %, its margin within 2 points of the "
+                         f"record in {100 * close:.1f} % of those")
+        if resigned.any():
+            soft = resigned & (kind == RESIGNED)
+            share = labels["agreeing"][resigned].mean() / (rollouts or 1)
+            lines.append(f"resigned games: {int(resigned.sum())}, a soft map for "
+                         f"{100 * soft.sum() / resigned.sum():.1f} %; rollouts agreeing with "
+                         f"the winner {100 * share:.1f} % on average")
+    return lines

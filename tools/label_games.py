@@ -31,8 +31,8 @@ _worker = {}
 
 
 def init_worker(store_path, playouts, rollouts, seed):
-    from goengine.loading import load_rollout
-    from goengine.scoring import Scorer
+    from goengine.programs.loading import load_rollout
+    from goengine.rollout.scoring import Scorer
     rollout = load_rollout()
     _worker.update(store=GameStore.load(store_path), scorer=Scorer(rollout, playouts),
                    rollout=rollout, rollouts=rollouts, seed=seed)
@@ -126,7 +126,7 @@ def label_games(store, store_path, path, labels, meta, args):
         from tqdm import tqdm
         progress = tqdm(total=len(todo), unit="game", file=sys.stderr)
     last_save = time.monotonic()
-    signal.signal(signal.SIGTERM, stop_on_sigterm)
+    previous_handler = signal.signal(signal.SIGTERM, stop_on_sigterm)
     try:
         for chunk in results:
             for i, kind, owner, margin, agreeing in chunk:
@@ -142,6 +142,7 @@ def label_games(store, store_path, path, labels, meta, args):
     except KeyboardInterrupt:
         print("interrupted: saving what is labelled", file=sys.stderr)
     finally:
+        signal.signal(signal.SIGTERM, previous_handler)
         if pool:
             pool.terminate()
         if progress:

@@ -8,13 +8,13 @@ Only GTP goes to stdout; every log line goes to stderr. Use with a GUI
 import argparse
 import sys
 
-from goengine import loading   # light: torch loads only with a network
+from goengine.programs import loading  # light: torch loads only with a network
 
 
 DESCRIPTION = """\
 Run goengine as a GTP version 2 engine on stdin/stdout.
 
-Moves come from the APV-MCTS search (goengine.search): the SL policy
+Moves come from the APV-MCTS search (goengine.search.search): the SL policy
 network's priors, the value network (if given) and fast rollouts, mixed as in
 AlphaGo. --weights none plays random sensible moves instead (no network
 needed: for testing GUIs and the protocol)."""
@@ -123,7 +123,7 @@ def build_parser():
                    help='resign when the estimated win rate falls below P, never in the '
                         'opening (default: %(default)s; 0 disables)')
     p.add_argument('--search', action='append', default=[], metavar='NAME=VALUE',
-                   help='set any search constant of goengine/search_config.py, e.g. '
+                   help='set any search constant of goengine/search/config.py, e.g. '
                         '--search fpu_from_parent=true --search dynamic_komi_per_stone=7 '
                         '(repeatable; the named flags above win over it)')
     p.add_argument('--verbose', action='store_true',
@@ -138,7 +138,7 @@ def log(message):
 def search_config(args):
     """SearchConfig with the search constants given on the command line; the rest AlphaGo's."""
     from dataclasses import replace
-    from goengine.search_config import SearchConfig
+    from goengine.search.config import SearchConfig
     given = {'mixing': args.mixing, 'c_puct': args.c_puct,
              'expand_threshold': args.expand_threshold, 'max_playouts': args.playouts,
              'net_threads': args.threads or None,
@@ -164,9 +164,10 @@ def main(argv=None):
         log(f'goengine: error: {exc}')
         return 2
 
-    from goengine import gtp, gtp_protocol, inference
-    from goengine.rollout_weights import RolloutLoadError
-    from goengine.timecontrol import TimeManager
+    from goengine.gtp import engine as gtp, protocol as gtp_protocol
+    from goengine.nn import inference
+    from goengine.rollout.rollout_weights import RolloutLoadError
+    from goengine.gtp.timecontrol import TimeManager
 
     weights, value_weights = loading.network_paths(args.weights, args.value_weights)
     device = 'cpu'

@@ -5,6 +5,9 @@ from Cython.Build import cythonize
 from setuptools import Extension, find_packages, setup
 
 COMPILE_ARGS = ["-O3", "-fno-strict-aliasing"]
+# The Cython core, each in its layer's package.
+EXTENSIONS = ["game._board", "nn._features", "rollout._patterns", "rollout._rollout",
+              "search._tree"]
 DIRECTIVES = {
     "language_level": 3,
     "boundscheck": False,
@@ -15,9 +18,10 @@ DIRECTIVES = {
 
 
 def extension(name):
+    """name: the dotted module under goengine, e.g. 'game._board' (goengine/game/_board.pyx)."""
     return Extension(
         f"goengine.{name}",
-        [f"goengine/{name}.pyx"],
+        [f"goengine/{name.replace('.', '/')}.pyx"],
         include_dirs=[numpy.get_include()],
         extra_compile_args=COMPILE_ARGS,
         define_macros=[("NPY_NO_DEPRECATED_API", "NPY_1_7_API_VERSION")],
@@ -29,13 +33,12 @@ setup(
     version="0.1.0",
     description="A Go engine in the shape of AlphaGo (Nature 2016), for ordinary CPUs",
     packages=find_packages(include=["goengine", "goengine.*", "training", "training.*"]),
-    package_data={"goengine": ["*.pxd", "*.pyx"]},
+    package_data={"goengine": ["*/*.pxd", "*/*.pyx"]},
     ext_modules=cythonize(
-        [extension("_board"), extension("_features"), extension("_tree"),
-         extension("_patterns"), extension("_rollout")],
+        [extension(name) for name in EXTENSIONS],
         compiler_directives=DIRECTIVES,
     ),
-    entry_points={"console_scripts": ["goengine-review=goengine.review:main"]},
+    entry_points={"console_scripts": ["goengine-review=goengine.programs.review:main"]},
     python_requires=">=3.10",
     install_requires=["torch==2.13.0", "numpy", "sgfmill", "tqdm", "matplotlib"],
     extras_require={"test": ["pytest"]},

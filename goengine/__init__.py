@@ -1,6 +1,11 @@
 """goengine: a Go engine in the shape of AlphaGo (Nature 2016)."""
 
-from goengine._board import Board, IllegalMove
+import os
+
+from goengine.game._board import Board, IllegalMove
+
+# The folder that holds goengine/ and weights/ (the checkout, or where it is installed).
+INSTALL_DIR = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 
 EMPTY, BLACK, WHITE = 0, 1, 2
 PASS = -1
@@ -10,4 +15,4 @@ def opponent(color):
     return BLACK + WHITE - color
 
 
-__all__ = ["Board", "IllegalMove", "EMPTY", "BLACK", "WHITE", "PASS", "opponent"]
+__all__ = ["Board", "IllegalMove", "EMPTY", "BLACK", "WHITE", "PASS", "opponent", "INSTALL_DIR"]

@@ -4,8 +4,9 @@ edges, ladders, scoring, and bad input leaving the board unchanged."""
 import numpy as np
 import pytest
 
-from goengine import BLACK, PASS, WHITE, Board, IllegalMove, scoring
-from goengine.coords import from_gtp
+from goengine import BLACK, PASS, WHITE, Board, IllegalMove
+from goengine.rollout import scoring
+from goengine.game.coords import from_gtp
 
 
 def pts(text, size=19):

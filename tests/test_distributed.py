@@ -13,7 +13,7 @@ import torch
 import torch.distributed as dist
 import torch.multiprocessing as mp
 
-from goengine import nets
+from goengine.nn import nets
 from training import distributed, trainer
 from training.tasks import PolicyTask
 
@@ -116,7 +116,7 @@ def test_a_torchrun_run_resumes_in_one_process(data, tmp_path):  # noqa: F811
 
 
 def test_two_processes_share_the_self_play_shards(data, tmp_path):  # noqa: F811
-    from goengine.loading import load_rollout
+    from goengine.programs.loading import load_rollout
     from training import selfplay
     from tests.test_selfplay import random_games
     torchrun = os.path.join(os.path.dirname(sys.executable), "torchrun")

@@ -9,7 +9,7 @@ import pytest
 from sgfmill import boards
 
 from goengine import BLACK, PASS, WHITE, Board
-from goengine import features as F
+from goengine.nn import features as F
 from tests.sgfmill_replay import COLOR, setup_lists
 
 NAMES = {BLACK: "b", WHITE: "w"}

@@ -15,15 +15,17 @@ import numpy as np
 import pytest
 from sgfmill import sgf
 
-from goengine import BLACK, PASS, WHITE, coords, scoring
-from goengine.game import GameState
-from goengine.gtp import GtpEngine
-from goengine.gtp_commands import format_lz_info
-from goengine.gtp_protocol import parse_command, preprocess
-from goengine.mcts_player import MCTSPlayer
-from goengine.moves import MoveInfo
-from goengine.player import PolicyPlayer, SimplePlayer
-from goengine.search_config import SearchConfig
+from goengine import BLACK, PASS, WHITE
+from goengine.game import coords
+from goengine.rollout import scoring
+from goengine.game.state import GameState
+from goengine.gtp.engine import GtpEngine
+from goengine.gtp.commands import format_lz_info
+from goengine.gtp.protocol import parse_command, preprocess
+from goengine.players.mcts_player import MCTSPlayer
+from goengine.game.moves import MoveInfo
+from goengine.players.player import PolicyPlayer, SimplePlayer
+from goengine.search.config import SearchConfig
 from ladder_vs_gnugo import GnuGo
 from tests.test_ladders_gnugo import GNUGO
 
@@ -423,8 +425,9 @@ def test_scoring_uses_the_players_rollout_policy():
 
 
 def test_search_player_scores_with_its_rollout_policy():
-    from goengine import loading, rollout_weights
-    from goengine._rollout import RolloutPolicy
+    from goengine.programs import loading
+    from goengine.rollout import rollout_weights
+    from goengine.rollout._rollout import RolloutPolicy
     player = loading.load_player('search', None, rollout=loading.load_rollout(
         rollout_weights.DEFAULT_PATH), log=lambda m: None)
     try:
@@ -779,7 +782,7 @@ class FixedValue:
 
 @pytest.fixture(scope='module')
 def tiny_policy():
-    from goengine import inference, nets
+    from goengine.nn import inference, nets
     torch = pytest.importorskip('torch')
     torch.manual_seed(0)
     model = nets.PolicyNet(filters=4, layers=2, board_size=9)
@@ -1034,7 +1037,7 @@ def test_main_help_explains_flags():
 
 def test_main_with_a_policy_network(tmp_path):
     torch = pytest.importorskip('torch')
-    from goengine import netfile, nets
+    from goengine.nn import netfile, nets
     torch.manual_seed(0)
     path = tmp_path / 'tiny.pt'
     netfile.save_network(path, nets.PolicyNet(filters=4, layers=2, board_size=9))
@@ -1047,7 +1050,7 @@ def test_main_with_a_policy_network(tmp_path):
 
 def test_main_lambda_needs_a_value_network(tmp_path):
     torch = pytest.importorskip('torch')
-    from goengine import netfile, nets
+    from goengine.nn import netfile, nets
     torch.manual_seed(0)
     policy, value = tmp_path / 'p.pt', tmp_path / 'v.pt'
     netfile.save_network(policy, nets.PolicyNet(filters=4, layers=2, board_size=9))
@@ -1066,7 +1069,7 @@ def test_main_lambda_needs_a_value_network(tmp_path):
 def test_main_search_constants_come_from_the_command_line(tmp_path):
     """--c-puct and --expand-threshold reach the search; bad values stop before GTP starts."""
     import gtp_main
-    from goengine.search_config import SearchConfig
+    from goengine.search.config import SearchConfig
     parser = gtp_main.build_parser()
     assert gtp_main.search_config(parser.parse_args([])) == SearchConfig()
     config = gtp_main.search_config(parser.parse_args(['--c-puct', '2.5', '--expand-threshold',
@@ -1077,7 +1080,7 @@ def test_main_search_constants_come_from_the_command_line(tmp_path):
         result = run_main(['--weights', 'none', flag, text], 'name\n')
         assert result.returncode == 2 and result.stdout == '' and flag in result.stderr
     pytest.importorskip('torch')
-    from goengine import netfile, nets
+    from goengine.nn import netfile, nets
     policy = tmp_path / 'p.pt'
     netfile.save_network(policy, nets.PolicyNet(filters=4, layers=2, board_size=9))
     result = run_main(['--weights', str(policy), '--c-puct', '0.5', '--expand-threshold', '0',
@@ -1110,7 +1113,8 @@ def test_main_search_settings_set_any_constant_and_bad_ones_stop_the_engine():
 
 def test_main_policy_only_plays_the_networks_top_sensible_move(tmp_path):
     torch = pytest.importorskip('torch')
-    from goengine import Board, features, inference, netfile, nets
+    from goengine import Board
+    from goengine.nn import features, inference, netfile, nets
     torch.manual_seed(1)
     path = tmp_path / 'tiny.pt'
     netfile.save_network(path, nets.PolicyNet(filters=4, layers=2, board_size=9))
@@ -1179,7 +1183,7 @@ def test_main_refuses_a_missing_device_before_loading_anything(tmp_path):
 
 def test_main_says_where_the_networks_run(tmp_path):
     torch = pytest.importorskip('torch')
-    from goengine import netfile, nets
+    from goengine.nn import netfile, nets
     torch.manual_seed(0)
     path = tmp_path / 'tiny.pt'
     netfile.save_network(path, nets.PolicyNet(filters=4, layers=2, board_size=9))

@@ -7,9 +7,9 @@ import numpy as np
 import pytest
 
 from goengine import BLACK, PASS, WHITE
-from goengine.loading import load_rollout
-from goengine.scoring import Scorer
-from goengine.sgffile import Game
+from goengine.programs.loading import load_rollout
+from goengine.rollout.scoring import Scorer
+from goengine.game.sgffile import Game
 from training import labels as L
 from training.dataset import GameStore
 

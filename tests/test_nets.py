@@ -1,4 +1,4 @@
-"""Tests for goengine.nets, netfile and inference: tiny networks (k=8, 3 layers) so they run in seconds."""
+"""Tests for goengine.nn.nets, netfile and inference: tiny networks (k=8, 3 layers) so they run in seconds."""
 
 import os
 
@@ -6,9 +6,9 @@ import numpy as np
 import pytest
 import torch
 
-from goengine.inference import NetworkEvaluator, bf16_is_fast
-from goengine.netfile import FORMAT, FORMAT_VERSION, NetworkLoadError, load_network, save_network
-from goengine.nets import (
+from goengine.nn.inference import NetworkEvaluator, bf16_is_fast
+from goengine.nn.netfile import FORMAT, FORMAT_VERSION, NetworkLoadError, load_network, save_network
+from goengine.nn.nets import (
     PolicyNet, ValueNet, fold_batch_norm, init_value_from_policy, softmax_with_temperature,
     unfold_batch_norm, without_move_head,
 )
@@ -511,7 +511,7 @@ def test_bn_value_net_learns_a_material_count():
 
 
 def test_pick_device_resolves_auto_and_refuses_what_is_missing():
-    from goengine import inference
+    from goengine.nn import inference
     auto = inference.pick_device('auto')
     assert auto == ('cuda' if torch.cuda.is_available() else
                     'mps' if torch.backends.mps.is_available() else 'cpu')
@@ -526,7 +526,7 @@ def test_pick_device_resolves_auto_and_refuses_what_is_missing():
 
 def test_the_evaluator_on_a_named_device_answers_as_on_the_cpu():
     """The device path (uint8 across, results back as numpy) is the CPU path's, with device='cpu'."""
-    from goengine import inference, nets
+    from goengine.nn import inference, nets
     torch.manual_seed(0)
     model = nets.PolicyNet(48, 8, 2, 9)
     planes = np.random.default_rng(0).integers(0, 2, size=(5, 48, 9, 9), dtype=np.uint8)
@@ -539,7 +539,7 @@ def test_the_evaluator_on_a_named_device_answers_as_on_the_cpu():
 
 
 def test_an_accelerator_search_batches_more():
-    from goengine.search_config import ACCELERATOR_BATCH, SearchConfig
+    from goengine.search.config import ACCELERATOR_BATCH, SearchConfig
     config = SearchConfig(c_puct=3.0)
     assert config.for_device('cpu') is config
     gpu = config.for_device('cuda:0')

@@ -9,8 +9,8 @@ from pathlib import Path
 import pytest
 from sgfmill import sgf
 
-from goengine import review
-from goengine.search import Search
+from goengine.programs import review
+from goengine.search.search import Search
 
 REPO = Path(__file__).resolve().parent.parent
 GAME = REPO / 'docs' / 'games' / 'search-vs-gnugo10-game-002.sgf'   # a real game, 188 moves
@@ -68,7 +68,7 @@ def test_bad_input_gets_one_clear_error_and_writes_nothing(tmp_path):
     for name, text in cases.items():
         (tmp_path / name).write_text(text)
     for name in [*cases, 'missing.sgf']:
-        result = subprocess.run([sys.executable, '-m', 'goengine.review', str(tmp_path / name),
+        result = subprocess.run([sys.executable, '-m', 'goengine.programs.review', str(tmp_path / name),
                                  '--weights', 'none', '--visits', '8'],
                                 capture_output=True, text=True, timeout=120)
         assert result.returncode == 1, (name, result.stderr)

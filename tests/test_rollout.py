@@ -12,14 +12,14 @@ import numpy as np
 import pytest
 
 from goengine import BLACK, PASS, WHITE, Board
-from goengine._rollout import FEATURE_NAMES
-from goengine._patterns import (NO_PATTERN, PatternKeys, canonical, flip_colors, forbidden,
+from goengine.rollout._rollout import FEATURE_NAMES
+from goengine.rollout._patterns import (NO_PATTERN, PatternKeys, canonical, flip_colors, forbidden,
                                 move_keys, symmetries)
-from goengine.features import symmetric_move
-from goengine._rollout import RolloutPolicy
-from goengine.rollout_weights import (DEFAULT_PATH, MAGIC, RolloutLoadError, load, save,
+from goengine.nn.features import symmetric_move
+from goengine.rollout._rollout import RolloutPolicy
+from goengine.rollout.rollout_weights import (DEFAULT_PATH, MAGIC, RolloutLoadError, load, save,
                                       read_weights, write_weights)
-from goengine.sgffile import iter_positions, read_games
+from goengine.game.sgffile import iter_positions, read_games
 
 from tests.conftest import SAMPLE_MONTH
 

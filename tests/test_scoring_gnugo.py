@@ -32,10 +32,10 @@ GAMES = Path(__file__).parent / "games"
 def test_seki_is_scored_like_gnugo(name, seki_stones):
     """Final positions of our games: dead stones, seki stones and the score as
     GNU Go's reading has them."""
-    from goengine import scoring
-    from goengine.game import from_record
-    from goengine.rollout_weights import DEFAULT_PATH, load
-    from goengine.sgffile import parse_game
+    from goengine.rollout import scoring
+    from goengine.game.state import from_record
+    from goengine.rollout.rollout_weights import DEFAULT_PATH, load
+    from goengine.game.sgffile import parse_game
     board = from_record(parse_game((GAMES / name).read_text())).board
     gnugo = scoring_vs_gnugo.GnuGo(GNUGO, ("--chinese-rules",))
     try:
@@ -56,11 +56,11 @@ HANDICAP_GAME = GAMES / "handicap-3-counted.sgf"
 def test_a_handicap_game_is_counted_like_gnugo_under_chinese_rules():
     """GNU Go (--chinese-rules) gives White a point for each handicap stone;
     so do we: the engine's final_score on a 3-stone game of ours equals GNU Go's."""
-    from goengine import coords
-    from goengine.game import from_record
-    from goengine.gtp import GtpEngine
-    from goengine.player import SimplePlayer
-    from goengine.sgffile import parse_game
+    from goengine.game import coords
+    from goengine.game.state import from_record
+    from goengine.gtp.engine import GtpEngine
+    from goengine.players.player import SimplePlayer
+    from goengine.game.sgffile import parse_game
     game = from_record(parse_game(HANDICAP_GAME.read_text()))
     assert game.handicap == 3 and game.komi == 0.5
     engine = GtpEngine(SimplePlayer(seed=1), game, log=lambda m: None)
@@ -90,12 +90,13 @@ def test_a_seki_gnugo_counts_as_dead():
     calls the nine dead and counts B+17.5; we count the seki, W+2.5, as sgfmill's area count
     does with the seki left standing, and agree with GNU Go on every other stone."""
     from sgfmill import sgf, sgf_moves
-    from goengine import coords, scoring
-    from goengine.game import from_record
-    from goengine.gtp import GtpEngine
-    from goengine.player import SimplePlayer
-    from goengine.rollout_weights import DEFAULT_PATH, load
-    from goengine.sgffile import parse_game
+    from goengine.game import coords
+    from goengine.rollout import scoring
+    from goengine.game.state import from_record
+    from goengine.gtp.engine import GtpEngine
+    from goengine.players.player import SimplePlayer
+    from goengine.rollout.rollout_weights import DEFAULT_PATH, load
+    from goengine.game.sgffile import parse_game
 
     theirs, plays = sgf_moves.get_setup_and_moves(
         sgf.Sgf_game.from_bytes(SEKI_GNUGO_COUNTS_DEAD.read_bytes()))

@@ -7,14 +7,15 @@ import time
 import numpy as np
 import pytest
 
-from goengine import BLACK, PASS, WHITE, Board, coords
-from goengine._tree import Tree
-from goengine.search_config import SearchConfig
-from goengine.game import GameState
-from goengine.moves import RESIGN
-from goengine.player import SimplePlayer
-from goengine.mcts_player import MCTSPlayer
-from goengine.search import Search, ThresholdControl
+from goengine import BLACK, PASS, WHITE, Board
+from goengine.game import coords
+from goengine.search._tree import Tree
+from goengine.search.config import SearchConfig
+from goengine.game.state import GameState
+from goengine.game.moves import RESIGN
+from goengine.players.player import SimplePlayer
+from goengine.players.mcts_player import MCTSPlayer
+from goengine.search.search import Search, ThresholdControl
 
 
 def gtp(*vertices, size=9):
@@ -283,7 +284,7 @@ import torch  # noqa: E402  (slow to import: only the tests below need it)
 
 def material_value_net(size=9, alpha=0.1):
     """A hand-set 2-layer value network: tanh(alpha * (own stones - opponent stones))."""
-    from goengine import inference, nets
+    from goengine.nn import inference, nets
     net = nets.ValueNet(filters=2, layers=2, board_size=size, hidden=2)
     n = size * size
     with torch.no_grad():
@@ -320,7 +321,7 @@ def test_value_net_alone_finds_the_capture():
 
 
 def test_tiny_random_networks_drive_the_search():
-    from goengine import inference, nets
+    from goengine.nn import inference, nets
     torch.manual_seed(0)
     policy = inference.NetworkEvaluator(nets.PolicyNet(filters=8, layers=3, board_size=9), threads=1)
     value = inference.NetworkEvaluator(nets.ValueNet(filters=8, layers=3, board_size=9), threads=1)
@@ -343,8 +344,8 @@ def test_network_answers_are_turned_back_from_their_symmetry():
     """A fake policy whose logits are its input's first plane: whichever of the
     8 symmetries a position went through, the logits handed to the tree must
     be in the board's own orientation."""
-    from goengine import features
-    from goengine.network_thread import NetworkThread
+    from goengine.nn import features
+    from goengine.search.network_thread import NetworkThread
 
     class FirstPlane:
         board_size = 9

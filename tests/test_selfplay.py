@@ -14,9 +14,10 @@ import pytest
 import torch
 from sgfmill import boards as sgfmill_boards
 
-from goengine import BLACK, WHITE, Board, PASS, features, inference, nets
-from goengine.loading import load_rollout
-from goengine.sgffile import Game
+from goengine import BLACK, WHITE, Board, PASS
+from goengine.nn import features, inference, nets
+from goengine.programs.loading import load_rollout
+from goengine.game.sgffile import Game
 from training import selfplay, value_shards
 from training.dataset import GameStore
 

@@ -1,13 +1,14 @@
-"""goengine.sgffile: parsing, replay (setup stones, passes, captures), broken records."""
+"""goengine.game.sgffile: parsing, replay (setup stones, passes, captures), broken records."""
 
 import gzip
 
 import pytest
 from sgfmill import sgf, sgf_moves
 
-from goengine import BLACK, PASS, WHITE, coords
+from goengine import BLACK, PASS, WHITE
+from goengine.game import coords
 from training.dataset import GameStore
-from goengine.sgffile import (SgfError, iter_positions, parse_game, parse_winner,
+from goengine.game.sgffile import (SgfError, iter_positions, parse_game, parse_winner,
                               read_games)
 from tests.conftest import DATA_DIR
 

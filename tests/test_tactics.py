@@ -14,8 +14,9 @@ import tactics_suite
 from ladder_vs_gnugo import GnuGo
 from tactics_suite import READING_OF_TASK, dragon_statuses, reading
 
-from goengine import BLACK, WHITE, coords, sgffile
-from goengine.game import from_record
+from goengine import BLACK, WHITE
+from goengine.game import coords, sgffile
+from goengine.game.state import from_record
 
 REPO = Path(__file__).resolve().parent.parent
 SUITE = REPO / 'tests' / 'tactics' / 'suite.tst'

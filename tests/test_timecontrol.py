@@ -2,7 +2,7 @@
 
 import pytest
 
-from goengine.timecontrol import (ABSOLUTE, BYOYOMI, CANADIAN, DEFAULT_MOVE_TIME, MIN_BUDGET,
+from goengine.gtp.timecontrol import (ABSOLUTE, BYOYOMI, CANADIAN, DEFAULT_MOVE_TIME, MIN_BUDGET,
                                   NONE, TimeManager, expected_game_length, main_time_share,
                                   min_moves_left, move_weight)
 

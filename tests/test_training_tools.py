@@ -14,12 +14,14 @@ import numpy as np
 import pytest
 import torch
 
-from goengine import BLACK, Board, coords, features, netfile
+from goengine import BLACK, Board
+from goengine.game import coords
+from goengine.nn import features, netfile
 from training import trainer
 from training.dataset import GameStore, load_split
 from training.sampler import BatchStream, BatchWorkers, PackedPlanes, PolicyExamples, ValueExamples
 from training.tasks import PolicyTask, ValueTask
-from goengine.sgffile import iter_positions, read_games
+from goengine.game.sgffile import iter_positions, read_games
 
 REPO = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 
@@ -289,7 +291,7 @@ def test_value_training_from_policy_and_eval(data, tmp_path, capsys):
 
 def nets_value_like(model):
     """A fresh value network of the same shape (other weights)."""
-    from goengine import nets
+    from goengine.nn import nets
     return nets.ValueNet(**model.arch)
 
 

@@ -81,7 +81,7 @@ def test_a_real_game_between_two_search_settings(tmp_path, capsys):
     """Toy scale, but the real thing: gtp_main.py with a tiny network searching 30
     playouts a move, the candidate with first-play urgency from the parent."""
     pytest.importorskip('torch')
-    from goengine import netfile, nets
+    from goengine.nn import netfile, nets
     weights = tmp_path / 'tiny.pt'
     netfile.save_network(weights, nets.PolicyNet(filters=4, layers=2, board_size=9))
     engine = (f'{shlex.quote(sys.executable)} {shlex.quote(str(REPO / "gtp_main.py"))} '

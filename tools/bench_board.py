@@ -14,7 +14,7 @@ import numpy as np
 from sgfmill import sgf, sgf_moves
 
 from goengine import Board
-from goengine import features
+from goengine.nn import features
 
 DEFAULT_SGF = Path(__file__).resolve().parents[2] / "shared/data/tygem-9d/tygem-9d-2016-12.sgfs.gz"
 

@@ -22,9 +22,9 @@ import time
 import numpy as np
 import torch
 
-from goengine.inference import NetworkEvaluator, available_cores
-from goengine.netfile import NetworkLoadError, load_network
-from goengine.nets import PolicyNet, fold_batch_norm
+from goengine.nn.inference import NetworkEvaluator, available_cores
+from goengine.nn.netfile import NetworkLoadError, load_network
+from goengine.nn.nets import PolicyNet, fold_batch_norm
 
 
 def build_model(weights):

@@ -17,10 +17,10 @@ import time
 
 
 from goengine import BLACK, WHITE, Board
-from goengine import rollout_weights
-from goengine._rollout import RolloutPolicy
-from goengine.rollout_weights import DEFAULT_PATH
-from goengine.sgffile import new_board, read_games, SgfError
+from goengine.rollout import rollout_weights
+from goengine.rollout._rollout import RolloutPolicy
+from goengine.rollout.rollout_weights import DEFAULT_PATH
+from goengine.game.sgffile import new_board, read_games, SgfError
 from train_rollout import evaluate, holdout_games
 
 from training.dataset import DATA_DIR, VALIDATION_FILES, split_files

@@ -7,7 +7,7 @@ search runs on one position for a few seconds and prints:
 * simulations/s and rollouts/s;
 * network evaluations/s (policy and value) and the mean batch;
 * the simulation threads' time split (lock wait, selection+expansion,
-  rollout, backup), from timers inside goengine._tree;
+  rollout, backup), from timers inside goengine.search._tree;
 * the network thread's time split (planes, policy net, value net, handing
   answers back, idle).
 
@@ -27,10 +27,10 @@ import time
 
 
 from goengine import BLACK, PASS
-from goengine.search_config import SearchConfig
-from goengine.game import GameState
-from goengine.player import sensible_mask
-from goengine.search import Search
+from goengine.search.config import SearchConfig
+from goengine.game.state import GameState
+from goengine.players.player import sensible_mask
+from goengine.search.search import Search
 
 
 def middle_game(size, moves, seed):
@@ -48,8 +48,8 @@ def middle_game(size, moves, seed):
 
 def recorded_game(path, moves):
     """The position before move `moves` + 1 of the first game in an SGF file."""
-    from goengine.game import from_record
-    from goengine.sgffile import read_games
+    from goengine.game.state import from_record
+    from goengine.game.sgffile import read_games
     game = from_record(next(read_games(path, limit=1)), moves + 1)
     return game, game.to_move
 
@@ -58,7 +58,7 @@ def networks(args):
     if args.no_networks:
         return None, None
     import torch
-    from goengine import inference, netfile, nets
+    from goengine.nn import inference, netfile, nets
     torch.manual_seed(0)
     if args.weights:
         policy = netfile.load_network(args.weights, kind='policy')

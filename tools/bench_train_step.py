@@ -19,7 +19,7 @@ import numpy as np
 import torch
 import torch.nn.functional as F
 
-from goengine import inference, nets
+from goengine.nn import inference, nets
 
 
 def positions_per_second(channels_last, steps, batch=64, compiled=False, filters=192, bf16=True):

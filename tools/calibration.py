@@ -24,8 +24,8 @@ import time
 import numpy as np
 
 from eval_value import sampled_example
-from goengine.game import GameError, from_record
-from goengine.sgffile import read_games
+from goengine.game.state import GameError, from_record
+from goengine.game.sgffile import read_games
 from training import evaluation
 from training.sampler import ValueExamples
 
@@ -80,10 +80,10 @@ def value_net_winrates(args, positions):
 
 def engine_winrates(args, positions):
     """The search's reported win rate for the player to move at each position."""
-    from goengine import loading
-    from goengine.search import Search
-    from goengine.search_config import SearchConfig
-    from goengine.rollout_weights import load as load_rollout
+    from goengine.programs import loading
+    from goengine.search.search import Search
+    from goengine.search.config import SearchConfig
+    from goengine.rollout.rollout_weights import load as load_rollout
     try:
         policy = loading._evaluator(args.policy, "policy", 1)
         value = loading._evaluator(args.weights, "value", 1)

@@ -11,8 +11,9 @@ import sys
 
 import numpy as np
 
-from goengine import PASS, features
-from goengine.sgffile import SgfError, iter_positions, read_games
+from goengine import PASS
+from goengine.nn import features
+from goengine.game.sgffile import SgfError, iter_positions, read_games
 
 from training import evaluation
 

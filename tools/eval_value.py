@@ -17,7 +17,7 @@ import sys
 import numpy as np
 
 from training.sampler import ValueExamples, game_examples
-from goengine.sgffile import read_games
+from goengine.game.sgffile import read_games
 
 from training import evaluation
 

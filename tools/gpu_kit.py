@@ -30,7 +30,8 @@ import sysconfig
 import time
 
 REPO = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
-EXTENSIONS = ("_board", "_features", "_tree", "_patterns", "_rollout")
+EXTENSIONS = ("game._board", "nn._features", "rollout._patterns", "rollout._rollout",
+              "search._tree")   # as setup.py builds them
 TRAINERS = {"policy": "tools/train_policy.py", "value": "tools/train_value.py"}
 MAX_FILE_MIB = 16      # the compact checkpoint stays under this: quick to copy home
 COPY_MIB = 64          # the pack and the tracked tree together stay under this by default
@@ -87,7 +88,8 @@ def tracked_mib():
 def build(args):
     """The Cython extensions, in place: setup.py where setuptools exists, else cython + cc."""
     missing = [name for name in EXTENSIONS if not glob.glob(
-        os.path.join(REPO, "goengine", name + "*" + sysconfig.get_config_var("EXT_SUFFIX")))]
+        os.path.join(REPO, "goengine", *name.split(".")[:-1],
+                     name.split(".")[-1] + "*" + sysconfig.get_config_var("EXT_SUFFIX")))]
     if not missing and not args.force:
         print("extensions already built")
         return
@@ -102,11 +104,11 @@ def build(args):
 def build_without_setuptools():
     """cython to C, then the C compiler, with the flags setup.py uses."""
     import numpy
-    include = [sysconfig.get_paths()["include"], numpy.get_include(), os.path.join(REPO, "goengine")]
+    include = [sysconfig.get_paths()["include"], numpy.get_include(), REPO]
     suffix = sysconfig.get_config_var("EXT_SUFFIX")
     for name in EXTENSIONS:
-        pyx = os.path.join("goengine", name + ".pyx")
-        c_file = os.path.join("goengine", name + ".c")
+        module = os.path.join("goengine", *name.split("."))
+        pyx, c_file = module + ".pyx", module + ".c"
         subprocess.run([sys.executable, "-m", "cython", "-3", "-X", "boundscheck=False",
                         "-X", "wraparound=False", "-X", "cdivision=True",
                         "-X", "initializedcheck=False", "--module-name", f"goengine.{name}",
@@ -115,8 +117,8 @@ def build_without_setuptools():
         subprocess.run([compiler, "-O3", "-fno-strict-aliasing", "-shared", "-fPIC",
                         "-DNPY_NO_DEPRECATED_API=NPY_1_7_API_VERSION",
                         *[f"-I{path}" for path in include], c_file,
-                        "-o", os.path.join("goengine", name + suffix)], cwd=REPO, check=True)
-        print(f"built goengine/{name}{suffix}")
+                        "-o", module + suffix], cwd=REPO, check=True)
+        print(f"built {module}{suffix}")
 
 
 # ------------------------------------------------------------------ start

@@ -18,8 +18,9 @@ import random
 import subprocess
 from pathlib import Path
 
-from goengine import BLACK, WHITE, coords, opponent
-from goengine.sgffile import iter_positions, read_games
+from goengine import BLACK, WHITE, opponent
+from goengine.game import coords
+from goengine.game.sgffile import iter_positions, read_games
 
 GNUGO = "/usr/games/gnugo"
 DEFAULT_SGF = Path(__file__).resolve().parents[2] / "shared/data/tygem-9d/tygem-9d-2016-12.sgfs.gz"

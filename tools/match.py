@@ -6,7 +6,7 @@
 Why a match runner of our own rather than gogui-twogtp: it needs nothing
 but Python, it treats a crash, a hang or an illegal move as a loss for that
 engine instead of stopping, and it scores every finished game twice: with
-our own rules (Tromp-Taylor area after dead-stone removal, goengine.scoring)
+our own rules (Tromp-Taylor area after dead-stone removal, goengine.rollout.scoring)
 and with a separate GNU Go process's `final_score` (Chinese rules, so also
 area scoring), printing whether the two agree. The separate scorer decides
 the result: the engine under test should not referee its own games, and GNU
@@ -35,8 +35,10 @@ from pathlib import Path
 
 from gtp_client import EngineCrashed, EngineError, GtpFailure, GtpProcess
 
-from goengine import BLACK, WHITE, IllegalMove, coords, scoring
-from goengine.game import GameState
+from goengine import BLACK, WHITE, IllegalMove
+from goengine.game import coords
+from goengine.rollout import scoring
+from goengine.game.state import GameState
 
 REPO = Path(__file__).resolve().parent.parent
 
@@ -290,7 +292,7 @@ def play_game(number, ours, opponent, ours_black, size, komi, max_moves, out_dir
 @functools.cache
 def our_rollout_policy():
     """The rollout policy our engine judges dead stones with (loaded once)."""
-    from goengine.loading import load_rollout
+    from goengine.programs.loading import load_rollout
     return load_rollout()
 
 
@@ -310,7 +312,7 @@ def score_game(game, result, scorer, log_path):
 
 def write_sgf(game, result, sides, path):
     from sgfmill import sgf
-    from goengine.sgffile import game_to_sgf
+    from goengine.game.sgffile import game_to_sgf
     record = sgf.Sgf_game.from_bytes(game_to_sgf(game))
     root = record.get_root()
     root.set('PB', sides[BLACK].name or sides[BLACK].label)

@@ -4,7 +4,7 @@
 For held-out games (or any --sgf file or folder) that ended by counting (RE[B+3.5], not resignation or
 time), the final position is scored three ways: by GNU Go
 (`final_status_list dead` and `final_score`, Chinese rules), and by
-goengine.scoring with each ownership estimate: light playouts
+goengine.rollout.scoring with each ownership estimate: light playouts
 (RolloutPolicy.light()) and the trained rollout policy (RolloutPolicy.ownership).
 Reported for each: the share of stones whose dead/alive call equals GNU
 Go's, the positions where the whole dead set equals GNU Go's, the stones
@@ -26,9 +26,10 @@ import argparse
 import random
 import time
 
-from goengine import coords, scoring
-from goengine.rollout_weights import DEFAULT_PATH, load as load_rollout
-from goengine.sgffile import SgfError, new_board, read_games
+from goengine.game import coords
+from goengine.rollout import scoring
+from goengine.rollout.rollout_weights import DEFAULT_PATH, load as load_rollout
+from goengine.game.sgffile import SgfError, new_board, read_games
 from ladder_vs_gnugo import DEFAULT_SGF, GNUGO, GnuGo
 from match import parse_score
 
@@ -72,9 +73,9 @@ def stones_of(board):
 def search_score(game, rollout, sims, seed):
     """The search's mean rollout score for Black at the game's final position."""
     from goengine import BLACK
-    from goengine.game import from_record
-    from goengine.search import Search
-    from goengine.search_config import SearchConfig
+    from goengine.game.state import from_record
+    from goengine.search.search import Search
+    from goengine.search.config import SearchConfig
     state = from_record(game)
     search = Search(rollout=rollout, config=SearchConfig(mixing=1.0, sim_threads=1, seed=seed))
     try:

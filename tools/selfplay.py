@@ -21,7 +21,7 @@ import signal
 import sys
 import time
 
-from goengine import loading
+from goengine.programs import loading
 from training import selfplay, trainer
 from training.dataset import DATA_DIR, REPO_DIR, load_split
 
@@ -63,7 +63,7 @@ def parse_args(argv=None):
 def build_continuation(args, rollout):
     if args.continuation == "rollout":
         return selfplay.RolloutContinuation(rollout)
-    from goengine import inference, netfile
+    from goengine.nn import inference, netfile
     try:
         device = inference.pick_device(args.device)
         evaluator = loading.evaluator(args.policy_weights, "policy", args.threads, device)
@@ -76,7 +76,7 @@ def build_continuation(args, rollout):
 
 def main(argv=None):
     args = parse_args(argv)
-    from goengine.loading import load_rollout
+    from goengine.programs.loading import load_rollout
     rollout = load_rollout()
     continuation = build_continuation(args, rollout)
     store = load_split("train", args.data_dir, args.cache_dir, log=lambda m: print(m, file=sys.stderr))

@@ -36,7 +36,7 @@ def correlation(a, b):
 
 
 def shard_figures(folder, weights, limit, threads):
-    from goengine import inference, netfile
+    from goengine.nn import inference, netfile
     evaluator = inference.NetworkEvaluator(netfile.load_network(weights, kind="value"),
                                            threads=threads)
     values, outcomes, starts = [], [], []
@@ -62,7 +62,7 @@ def shard_figures(folder, weights, limit, threads):
 
 
 def rollout_figures(rollouts, positions, seed, komi):
-    from goengine.loading import load_rollout
+    from goengine.programs.loading import load_rollout
     from training import selfplay
     from training.dataset import load_split
     rollout = load_rollout()
@@ -83,8 +83,8 @@ def rollout_figures(rollouts, positions, seed, komi):
 
 
 def human_figures(rollouts, limit):
-    from goengine.loading import load_rollout
-    from goengine.sgffile import iter_positions, read_games
+    from goengine.programs.loading import load_rollout
+    from goengine.game.sgffile import iter_positions, read_games
     from training.dataset import split_files
     from training.sampler import ValueExamples
     rollout, maker, rng = load_rollout(), ValueExamples(), np.random.default_rng(0)

@@ -44,9 +44,10 @@ import numpy as np
 
 from ladder_vs_gnugo import GnuGo
 
-from goengine import BLACK, WHITE, coords, sgffile
-from goengine.game import GameError, from_record
-from goengine.review import move_range
+from goengine import BLACK, WHITE
+from goengine.game import coords, sgffile
+from goengine.game.state import GameError, from_record
+from goengine.programs.review import move_range
 from training.dataset import DATA_DIR, split_files
 
 GNUGO = "/usr/games/gnugo"

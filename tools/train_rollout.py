@@ -26,12 +26,12 @@ import time
 import numpy as np
 
 from goengine import PASS
-from goengine._patterns import canonical, move_keys, NO_PATTERN
-from goengine._rollout import FEATURE_NAMES, SLOTS
-from goengine import rollout_weights
-from goengine._rollout import RolloutPolicy
-from goengine.rollout_weights import DEFAULT_PATH
-from goengine.sgffile import iter_positions, read_games, SgfError
+from goengine.rollout._patterns import canonical, move_keys, NO_PATTERN
+from goengine.rollout._rollout import FEATURE_NAMES, SLOTS
+from goengine.rollout import rollout_weights
+from goengine.rollout._rollout import RolloutPolicy
+from goengine.rollout.rollout_weights import DEFAULT_PATH
+from goengine.game.sgffile import iter_positions, read_games, SgfError
 from training.dataset import DATA_DIR, VALIDATION_FILES, split_files
 
 ROLLOUT_SLOTS = 6       # pattern, response pattern, response, neighbour, save atari, nakade

@@ -27,7 +27,7 @@ import numpy as np
 import torch
 import torch.nn.functional as F
 
-from goengine import inference, nets
+from goengine.nn import inference, nets
 from training.dataset import load_split
 from training.sampler import ValueExamples, sample_examples
 from training.trainer import as_input

@@ -33,9 +33,11 @@ import torch
 import torch.nn as nn
 import torch.nn.functional as F
 
-from goengine import BLACK, features, inference, netfile, rollout_weights
+from goengine import BLACK
+from goengine.nn import features, inference, netfile
+from goengine.rollout import rollout_weights
 from training.dataset import load_split
-from goengine.sgffile import SgfError, iter_positions
+from goengine.game.sgffile import SgfError, iter_positions
 
 PHASES = ((0.0, 1 / 3, "opening third"), (1 / 3, 2 / 3, "middle third"),
           (2 / 3, 1.01, "last third"))

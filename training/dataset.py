@@ -11,7 +11,7 @@ from multiprocessing import get_context
 import numpy as np
 
 from goengine import BLACK, WHITE
-from goengine.sgffile import Game, iter_sgf_files, read_games
+from goengine.game.sgffile import Game, iter_sgf_files, read_games
 
 REPO_DIR = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 # The shared data folder sits beside the repository (also in CI); GOENGINE_DATA overrides it.

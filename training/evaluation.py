@@ -3,7 +3,8 @@ network loading, so both tools take the same flags and fail the same way."""
 
 import argparse
 
-from goengine import inference, loading, netfile
+from goengine.nn import inference, netfile
+from goengine.programs import loading
 from training.dataset import SPLIT_HELP, split_files
 
 

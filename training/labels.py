@@ -29,7 +29,7 @@ import zipfile
 import numpy as np
 
 from goengine import BLACK, EMPTY, WHITE, IllegalMove
-from goengine.sgffile import SgfError, iter_positions, new_board
+from goengine.game.sgffile import SgfError, iter_positions, new_board
 
 FORMAT = "goengine-game-labels"
 FORMAT_VERSION = 1

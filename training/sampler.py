@@ -18,8 +18,9 @@ from typing import NamedTuple
 
 import numpy as np
 
-from goengine import PASS, features
-from goengine.sgffile import SgfError, iter_positions
+from goengine import PASS
+from goengine.nn import features
+from goengine.game.sgffile import SgfError, iter_positions
 
 CHUNK_POSITIONS = 4096  # examples pooled and shuffled together (~70 MB of planes)
 # With several processes (training/distributed.py) every rank must take the

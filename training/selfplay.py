@@ -20,8 +20,9 @@ import time
 
 import numpy as np
 
-from goengine import BLACK, IllegalMove, features
-from goengine.sgffile import new_board
+from goengine import BLACK, IllegalMove
+from goengine.nn import features
+from goengine.game.sgffile import new_board
 from training import value_shards
 
 

@@ -10,7 +10,7 @@ import numpy as np
 import torch
 import torch.nn.functional as F
 
-from goengine import netfile, nets
+from goengine.nn import netfile, nets
 from training.dataset import load_split
 from training.sampler import PolicyExamples, ValueExamples, sample_examples
 

@@ -24,7 +24,7 @@ import time
 import numpy as np
 import torch
 
-from goengine import features, inference, netfile, nets
+from goengine.nn import features, inference, netfile, nets
 from training import distributed, value_shards
 from training.dataset import DATA_DIR, REPO_DIR, SPLIT_HELP, load_split
 from training.sampler import BatchStream, BatchWorkers, PackedPlanes, fixed_sample, measure_rate

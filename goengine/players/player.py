@@ -1,6 +1,6 @@
 """The engine interface the GTP layer drives (`Player`), and the two simple players.
 
-The engine's real player is the APV-MCTS search (goengine.mcts_player). Beside it:
+The engine's real player is the APV-MCTS search (goengine.players.mcts_player). Beside it:
 
 * `PolicyPlayer` plays the SL policy network's most probable sensible move
   (AlphaGo's p_sigma played greedily, `--policy-only`), or samples one with a
@@ -19,9 +19,10 @@ import sys
 
 import numpy as np
 
-from goengine import PASS, WHITE, scoring
-from goengine.moves import RESIGN, MoveInfo  # noqa: F401  (the players' answers)
-from goengine.search_config import SearchConfig
+from goengine import PASS, WHITE
+from goengine.rollout import scoring
+from goengine.game.moves import RESIGN, MoveInfo  # noqa: F401  (the players' answers)
+from goengine.search.config import SearchConfig
 
 def sensible_mask(board, color):
     """Bool array (size*size,): legal for `color` and not filling its own true eye."""
@@ -180,7 +181,7 @@ class SimplePlayer(Player):
 class PolicyPlayer(Player):
     """Greedy SL policy network (optionally with a value network).
 
-    `policy_eval` / `value_eval` are goengine.inference.NetworkEvaluator objects.
+    `policy_eval` / `value_eval` are goengine.nn.inference.NetworkEvaluator objects.
     Boards of another size than the network's are played by a SimplePlayer
     (with a note on stderr), since the network's per-point biases fix its size.
 
@@ -194,7 +195,7 @@ class PolicyPlayer(Player):
 
     def __init__(self, policy_eval, value_eval=None, resign_threshold=0.10, log=None,
                  temperature=None, seed=None, scorer=None):
-        from goengine import features   # imported here: needs the compiled board
+        from goengine.nn import features  # imported here: needs the compiled board
         self.scorer = scorer or self.scorer
         if temperature is not None and not temperature >= 0:
             raise ValueError(f'temperature must be >= 0, got {temperature}')

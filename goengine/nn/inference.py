@@ -11,7 +11,7 @@ import os
 import numpy as np
 import torch
 
-from goengine.nets import fold_batch_norm, softmax_with_temperature
+from goengine.nn.nets import fold_batch_norm, softmax_with_temperature
 
 def available_cores():
     try:

@@ -1,4 +1,4 @@
-"""The weights file of the rollout and tree policies (goengine._rollout.RolloutPolicy):
+"""The weights file of the rollout and tree policies (goengine.rollout._rollout.RolloutPolicy):
 the one place that reads and writes it.
 
 File layout (little-endian), version 1:
@@ -19,13 +19,13 @@ import zlib
 
 import numpy as np
 
-from goengine._rollout import FIXED_FEATURES, RolloutPolicy
+from goengine import INSTALL_DIR
+from goengine.rollout._rollout import FIXED_FEATURES, RolloutPolicy
 
 MAGIC = b"GOROLLOUT\0"
 VERSION = 1
 HEADER = struct.Struct("<5I")
-DEFAULT_PATH = os.path.join(os.path.dirname(os.path.dirname(os.path.abspath(__file__))),
-                            "weights", "rollout.weights")
+DEFAULT_PATH = os.path.join(INSTALL_DIR, "weights", "rollout.weights")
 
 
 class RolloutLoadError(Exception):

@@ -24,12 +24,12 @@ import os
 
 import numpy as np
 
-from goengine._board cimport (
+from goengine.game._board cimport (
     Board, BoardState, EMPTY, BLACK, WHITE, BORDER, PASS_POINT, MAX_POINTS, MAX_STRIDE,
     copy_state, is_legal, libs_after_move, area_counts, area_owner, add_area_owner, point_of,
     random_playout,
 )
-from goengine._patterns cimport (
+from goengine.rollout._patterns cimport (
     PatternBoard, pb_init, pb_play, key3_of, mover_key3, key3_forbidden,
     diamond_code, diamond_points, libs_class, response_key, response_context, no_key,
     DIAMOND_POINTS,
@@ -103,7 +103,7 @@ cdef int table_build(PatternTable* t, keys, ids) except -1:
     cdef int32_t[:] v = np.ascontiguousarray(ids, dtype=np.int32)
     cdef Py_ssize_t n = k.shape[0], j
     cdef uint64_t size = 16, i
-    while size < n + n // 2:
+    while size < <uint64_t>(n + n // 2):
         size *= 2
     t.slots = <uint64_t*>malloc(size * sizeof(uint64_t))
     if t.slots == NULL:
@@ -697,7 +697,7 @@ cdef class RolloutPolicy:
         Feature layout: FIXED_FEATURES fixed features, then one per 3x3 key,
         per response key and per 12-point key, in that order.
         """
-        from goengine._patterns import variants
+        from goengine.rollout._patterns import variants
         cdef RolloutPolicy policy = RolloutPolicy.__new__(RolloutPolicy)
         cdef int i, n
         keys = [np.asarray(k, dtype=np.uint64) for k in (pat3_keys, response_keys, diamond_keys)]
@@ -710,7 +710,7 @@ cdef class RolloutPolicy:
             if not np.all(np.isfinite(w)):
                 raise ValueError("weights must be finite")
             weights.append(w)
-        from goengine._patterns import response_contexts
+        from goengine.rollout._patterns import response_contexts
         first = F_PATTERNS
         images, index = variants("3x3", keys[0])
         table_build(&policy.model.pat3, images, index + first)
@@ -852,7 +852,7 @@ cdef class RolloutPolicy:
         """Mean final owner of every point over rollouts of this policy from
         board, played on even after two passes: +1 black, -1 white; a
         (size, size) float array indexed [row, col]: the dead-stone estimate of
-        goengine.scoring.
+        goengine.rollout.scoring.
 
         The trained policy answers ataris and captures as players do, where
         light playouts (RolloutPolicy.light()) let groups live or die at random."""

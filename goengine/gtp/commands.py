@@ -14,12 +14,14 @@ they go and stop when `engine.interrupt.wait()` says new input is pending.
 import os
 import time
 
-from goengine import BLACK, PASS, WHITE, IllegalMove, coords, scoring, sgffile
-from goengine.game import MAX_SIZE, MIN_SIZE, RULESETS, GameError, \
+from goengine import BLACK, PASS, WHITE, IllegalMove
+from goengine.game import coords, sgffile
+from goengine.rollout import scoring
+from goengine.game.state import MAX_SIZE, MIN_SIZE, RULESETS, GameError, \
     fixed_handicap_points, free_handicap_points, from_record
-from goengine.gtp_protocol import PROTOCOL_VERSION, GtpError, command, expect_args, \
+from goengine.gtp.protocol import PROTOCOL_VERSION, GtpError, command, expect_args, \
     parse_float, parse_int
-from goengine.moves import RESIGN
+from goengine.game.moves import RESIGN
 
 ENGINE_NAME = 'goengine'
 ENGINE_VERSION = '0.1'

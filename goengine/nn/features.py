@@ -1,12 +1,12 @@
 """Network inputs: AlphaGo's 48 policy planes and 49 value planes, batches of
 them, and the 8 symmetries of the board used for augmentation and search.
 
-The planes themselves are computed in Cython (goengine/_features.pyx).
+The planes themselves are computed in Cython (goengine/nn/_features.pyx).
 """
 
 import numpy as np
 
-from goengine._features import (  # noqa: F401  (re-exported plane indices)
+from goengine.nn._features import (  # noqa: F401  (re-exported plane indices)
     CAPTURE_SIZE, LADDER_CAPTURE, LADDER_ESCAPE, LIBERTIES, LIBERTIES_AFTER,
     NUM_POLICY_PLANES, NUM_VALUE_PLANES, ONES, PLAYER_COLOR, SELF_ATARI_SIZE,
     SENSIBLENESS, STONE_EMPTY, STONE_OPPONENT, STONE_OWN, TURNS_SINCE, ZEROS,

@@ -18,9 +18,9 @@ convolution. The paper's plain ReLU stacks did not train from scratch in our
 setup; with BN they do. `fold_batch_norm` turns a trained BN model back into the
 paper's plain architecture (BN folded into conv weights and biases), which is
 also what inference wants: fewer ops, same outputs. Network files are
-goengine.netfile; inference for the search is goengine.inference.
+goengine.nn.netfile; inference for the search is goengine.nn.inference.
 
-Input planes are the uint8 stacks of `goengine.features`; moves index the
+Input planes are the uint8 stacks of `goengine.nn.features`; moves index the
 outputs as `row * size + col` (docs/API.md). This module deliberately imports
 nothing else from goengine so that networks can be trained and tested without
 the compiled board.
@@ -33,7 +33,7 @@ import torch
 import torch.nn as nn
 import torch.nn.functional as F
 
-# Same values as goengine.features.NUM_POLICY_PLANES / NUM_VALUE_PLANES; repeated
+# Same values as goengine.nn.features.NUM_POLICY_PLANES / NUM_VALUE_PLANES; repeated
 # here so this module does not depend on the (compiled) board package.
 POLICY_PLANES = 48
 VALUE_PLANES = 49

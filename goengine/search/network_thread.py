@@ -1,7 +1,7 @@
 """The network thread: batches the search's requests for both networks.
 
 Simulation threads never wait for a network. They queue positions in the
-tree (goengine._tree) and carry on with their rollouts; this one thread takes
+tree (goengine.search._tree) and carry on with their rollouts; this one thread takes
 whatever is queued (up to a batch), computes the input planes, runs the SL
 policy and the value network, and hands the answers back to the tree, which
 replaces placeholder priors and backs up values. This is AlphaGo's
@@ -21,8 +21,8 @@ import weakref
 import numpy as np
 
 from goengine import Board
-from goengine import features
-from goengine._tree import REQUEST_POLICY, REQUEST_VALUE
+from goengine.nn import features
+from goengine.search._tree import REQUEST_POLICY, REQUEST_VALUE
 
 
 _running = weakref.WeakSet()
@@ -37,7 +37,7 @@ def _close_all():
 
 class NetworkThread:
     """Serves `tree`'s requests with `policy_eval` / `value_eval`
-    (goengine.inference.NetworkEvaluator objects, either may be None)."""
+    (goengine.nn.inference.NetworkEvaluator objects, either may be None)."""
 
     def __init__(self, tree, policy_eval=None, value_eval=None, batch_size=16, seed=0):
         self.tree = tree

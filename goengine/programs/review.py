@@ -19,9 +19,10 @@ import sys
 import time
 from pathlib import Path
 
-from goengine import BLACK, PASS, WHITE, coords
-from goengine.game import GameError, from_record
-from goengine.loading import DEFAULT_WEIGHTS, add_device_flag
+from goengine import BLACK, PASS, WHITE
+from goengine.game import coords
+from goengine.game.state import GameError, from_record
+from goengine.programs.loading import DEFAULT_WEIGHTS, add_device_flag
 
 SWINGS_LABELLED = 3
 
@@ -41,7 +42,7 @@ class Position:
 
 def read_record(path):
     """The game record at `path` as (sgffile.Game, its bytes); ReviewError if unusable."""
-    from goengine import sgffile
+    from goengine.game import sgffile
     try:
         data = Path(path).read_bytes()
     except OSError as exc:
@@ -271,7 +272,8 @@ def main(argv=None):
         print(f'goengine-review: --moves starts at {args.moves[0]}, but the game has '
               f'{len(record.moves)} moves', file=sys.stderr)
         return 2
-    from goengine import inference, loading, netfile
+    from goengine.nn import inference, netfile
+    from goengine.programs import loading
     weights, value_weights = loading.network_paths(args.weights, args.value_weights)
     try:
         device = inference.pick_device(args.device)

@@ -14,7 +14,7 @@ import re
 import numpy as np
 import torch
 
-from goengine.nets import NETWORK_CLASSES, fold_batch_norm
+from goengine.nn.nets import NETWORK_CLASSES, fold_batch_norm
 
 FORMAT = 'goengine-network'
 FORMAT_VERSION = 1

@@ -10,7 +10,8 @@ import gzip
 import os
 from dataclasses import dataclass, field
 
-from goengine import BLACK, PASS, WHITE, Board, IllegalMove, coords
+from goengine import BLACK, PASS, WHITE, Board, IllegalMove
+from goengine.game import coords
 
 COLORS = {"b": BLACK, "w": WHITE}
 SGF_SUFFIXES = (".sgf", ".sgfs", ".sgfs.gz")

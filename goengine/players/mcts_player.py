@@ -1,6 +1,6 @@
 """The APV-MCTS search as the engine's Player: what gtp_main plays with.
 
-It owns one Search (goengine.search) for the whole game, so the tree is
+It owns one Search (goengine.search.search) for the whole game, so the tree is
 reused between moves and grows while pondering. Besides moves it answers
 the analysis commands (lz-analyze) from the tree and the GoGui network
 commands from the networks directly.
@@ -10,11 +10,11 @@ import sys
 import time
 
 from goengine import BLACK, PASS, WHITE
-from goengine.moves import RESIGN
-from goengine.player import Player, PolicyPlayer, sensible_mask
-from goengine.search import Search
-from goengine.scoring import Scorer
-from goengine.search_config import SearchConfig
+from goengine.game.moves import RESIGN
+from goengine.players.player import Player, PolicyPlayer, sensible_mask
+from goengine.search.search import Search
+from goengine.rollout.scoring import Scorer
+from goengine.search.config import SearchConfig
 
 
 class MCTSPlayer(Player):

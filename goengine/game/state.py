@@ -9,7 +9,8 @@ Every method either succeeds or raises and leaves the state unchanged, which
 is what GTP requires of failing commands.
 """
 
-from goengine import BLACK, PASS, WHITE, Board, IllegalMove, coords
+from goengine import BLACK, PASS, WHITE, Board, IllegalMove
+from goengine.game import coords
 
 MIN_SIZE, MAX_SIZE = 2, 25   # GTP vertices run A..Z without I: at most 25 columns
 RULESETS = ('chinese', 'japanese', 'aga', 'new_zealand', 'tromp-taylor')
@@ -131,7 +132,7 @@ class GameState:
     def ruleset(self, name):
         """Japanese rules have no superko; the others we know use positional superko.
 
-        Scoring is always area scoring (see goengine.scoring), with the
+        Scoring is always area scoring (see goengine.rollout.scoring), with the
         ruleset's handicap compensation.
         """
         if name not in RULESETS:
@@ -277,7 +278,7 @@ class GameState:
 
 
 def from_record(record, move_number=None, ruleset='chinese'):
-    """A GameState from a goengine.sgffile.Game, replayed up to the position
+    """A GameState from a goengine.game.sgffile.Game, replayed up to the position
     before `move_number` (1-based, GTP loadsgf semantics); None means all moves.
 
     Setup stones after the first move (record.later_setup) cannot be history:

@@ -10,8 +10,8 @@ results up. Q mixes the two statistics with lambda.
 Who does what on a 2-core CPU:
 
 * simulation threads (config.sim_threads) run selection, rollout and backup
-  entirely in C with the GIL released (goengine._tree);
-* one network thread (goengine.network_thread) batches policy and value requests
+  entirely in C with the GIL released (goengine.search._tree);
+* one network thread (goengine.search.network_thread) batches policy and value requests
   and runs torch, which releases the GIL inside its kernels;
 * the caller's thread only sleeps, watches the clock and reports.
 
@@ -31,9 +31,9 @@ import threading
 import time
 
 from goengine import PASS, WHITE
-from goengine._tree import Tree
-from goengine.moves import MoveInfo
-from goengine.search_config import SearchConfig
+from goengine.search._tree import Tree
+from goengine.game.moves import MoveInfo
+from goengine.search.config import SearchConfig
 
 
 class ThresholdControl:
@@ -73,10 +73,10 @@ class ThresholdControl:
 class Search:
     """One game tree, the threads that grow it and the position it stands for.
 
-    policy_eval / value_eval: goengine.inference.NetworkEvaluator or None (a
+    policy_eval / value_eval: goengine.nn.inference.NetworkEvaluator or None (a
     network only serves boards of its own size; without networks the search
     runs on rollouts and tree-policy priors alone). rollout: a
-    goengine._rollout.RolloutPolicy (None: uniform random rollouts).
+    goengine.rollout._rollout.RolloutPolicy (None: uniform random rollouts).
     """
 
     def __init__(self, policy_eval=None, value_eval=None, rollout=None, config=None):
@@ -84,7 +84,7 @@ class Search:
         self.tree = Tree(self.config, rollout)
         self.networks = None
         if policy_eval is not None or value_eval is not None:
-            from goengine.network_thread import NetworkThread
+            from goengine.search.network_thread import NetworkThread
             self.networks = NetworkThread(self.tree, policy_eval, value_eval,
                                           self.config.batch_size, self.config.seed)
         self.sim_threads = self.config.simulation_threads(self.networks is not None)

@@ -12,12 +12,12 @@ import time
 import traceback
 
 from goengine import PASS
-from goengine.game import GameState
-from goengine.gtp_commands import FAMILIES, move_text
-from goengine.gtp_protocol import GtpError, format_response, parse_command
-from goengine.moves import RESIGN
-from goengine.player import SimplePlayer
-from goengine.timecontrol import TimeManager
+from goengine.game.state import GameState
+from goengine.gtp.commands import FAMILIES, move_text
+from goengine.gtp.protocol import GtpError, format_response, parse_command
+from goengine.game.moves import RESIGN
+from goengine.players.player import SimplePlayer
+from goengine.gtp.timecontrol import TimeManager
 
 
 class GtpEngine:

@@ -26,7 +26,7 @@ guessed.
 
 The score is then area scoring (Tromp-Taylor on the board with the dead
 stones removed, seki stones kept, their shared liberties nobody's) minus the
-board's komi, which goengine.game sets to the komi plus the ruleset's
+board's komi, which goengine.game.state sets to the komi plus the ruleset's
 handicap compensation.
 """
 
@@ -47,10 +47,10 @@ def ownership(board, playouts=DEFAULT_PLAYOUTS, seed=0, rollout=None):
     """Mean final owner of every point over the playouts, float (size, size)
     indexed [row, col] (row 0 at the bottom): +1 Black, -1 White.
 
-    rollout: a goengine._rollout.RolloutPolicy to play the playouts with;
+    rollout: a goengine.rollout._rollout.RolloutPolicy to play the playouts with;
     None: light random moves (RolloutPolicy.light())."""
     if rollout is None:
-        from goengine._rollout import RolloutPolicy
+        from goengine.rollout._rollout import RolloutPolicy
         rollout = RolloutPolicy.light()
     return rollout.ownership(board, playouts, seed)
 

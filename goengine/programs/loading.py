@@ -4,7 +4,7 @@ Each kind of file has one reader (netfile.load_network for networks,
 rollout_weights.load for the rollout policy); this module calls them once
 and hands the parts to the player of the kind asked for:
 
-* 'search': the APV-MCTS search (goengine.mcts_player), the engine proper;
+* 'search': the APV-MCTS search (goengine.players.mcts_player), the engine proper;
 * 'policy': the SL policy played greedily (`--policy-only`);
 * 'random': random sensible moves, no network (`--weights none`).
 
@@ -17,8 +17,9 @@ for no network, and relative paths looked up in the installation.
 import os
 import sys
 
+from goengine import INSTALL_DIR
+
 KINDS = ('search', 'policy', 'random')
-INSTALL_DIR = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 DEFAULT_WEIGHTS = os.path.join('weights', 'sl.pt')
 NO_NETWORK = 'none'
 
@@ -61,8 +62,8 @@ def network_paths(weights, value_weights=None):
 def load_rollout(path=None, log=None):
     """The rollout + tree policy: `path`, else weights/rollout.weights if it
     exists, else uniform random rollouts. Raises RolloutLoadError for a bad file."""
-    from goengine import rollout_weights
-    from goengine._rollout import RolloutPolicy
+    from goengine.rollout import rollout_weights
+    from goengine.rollout._rollout import RolloutPolicy
     if path is None and os.path.isfile(rollout_weights.DEFAULT_PATH):
         path = rollout_weights.DEFAULT_PATH
     if path is None:
@@ -92,9 +93,9 @@ def load_player(kind, weights=None, value_weights=None, rollout=None, threads=No
     """
     if kind not in KINDS:
         raise ValueError(f'player kind must be one of {KINDS}, not {kind!r}')
-    from goengine.player import PolicyPlayer, SimplePlayer
-    from goengine.scoring import Scorer
-    from goengine.search_config import SearchConfig
+    from goengine.players.player import PolicyPlayer, SimplePlayer
+    from goengine.rollout.scoring import Scorer
+    from goengine.search.config import SearchConfig
     log = log or (lambda msg: print(msg, file=sys.stderr, flush=True))
     rollout = rollout if rollout is not None else load_rollout(log=log)
     scorer = Scorer(rollout)   # the rollout policy's playouts judge dead stones
@@ -110,7 +111,7 @@ def load_player(kind, weights=None, value_weights=None, rollout=None, threads=No
             raise ValueError('the policy player needs policy weights')
         return PolicyPlayer(policy_eval, value_eval, resign_threshold=resign_threshold, log=log,
                             temperature=temperature, scorer=scorer)
-    from goengine.mcts_player import MCTSPlayer
+    from goengine.players.mcts_player import MCTSPlayer
     return MCTSPlayer(policy_eval, value_eval, rollout, config,
                       resign_threshold=resign_threshold, log=log, scorer=scorer)
 
@@ -121,6 +122,6 @@ def evaluator(path, kind, threads=None, device='cpu', use_bf16=None):
     Raises netfile.NetworkLoadError for a missing or corrupt file."""
     if is_none(path):
         return None
-    from goengine import inference, netfile   # torch is slow to import; only when needed
+    from goengine.nn import inference, netfile  # torch is slow to import; only when needed
     return inference.NetworkEvaluator(netfile.load_network(resolve(path), kind=kind),
                                       use_bf16=use_bf16, threads=threads, device=device)

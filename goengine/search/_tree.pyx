@@ -5,7 +5,7 @@ for the networks.
 
 Everything that runs once per simulation lives here and runs without the
 GIL, so two simulation threads really run in parallel while the network
-thread runs torch. Python (goengine/search.py) only orchestrates.
+thread runs torch. Python (goengine/search/search.py) only orchestrates.
 
 One mutex guards the whole tree. A simulation holds it for selection and for
 backup (microseconds) and releases it for the rollout (most of its time), so
@@ -32,11 +32,11 @@ from posix.time cimport clock_gettime, timespec, CLOCK_MONOTONIC, CLOCK_REALTIME
 
 import numpy as np
 
-from goengine._board cimport (
+from goengine.game._board cimport (
     Board, BoardState, EMPTY, MAX_POINTS, PASS_POINT, area_counts, board_clear, copy_state,
     is_legal, is_true_eye, play_move, point_of,
 )
-from goengine._rollout cimport RolloutModel, RolloutPolicy, rollout_play, tree_priors
+from goengine.rollout._rollout cimport RolloutModel, RolloutPolicy, rollout_play, tree_priors
 
 cdef extern from "<pthread.h>" nogil:
     ctypedef struct pthread_mutex_t:
@@ -152,8 +152,8 @@ cdef inline double node_q(const Node* n, double mixing) noexcept nogil:
 cdef class Tree:
     """A search tree in a fixed-size node pool, plus its request queues.
 
-    Built from a goengine.search_config.SearchConfig and a rollout policy
-    (goengine._rollout.RolloutPolicy; None: RolloutPolicy.uniform(), uniformly
+    Built from a goengine.search.config.SearchConfig and a rollout policy
+    (goengine.rollout._rollout.RolloutPolicy; None: RolloutPolicy.uniform(), uniformly
     random sensible rollouts and uniform placeholder priors).
     """
 

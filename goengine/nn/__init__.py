@@ -1,0 +1,2 @@
+"""The networks: input planes (Cython), network definitions, network files and inference.
+Imports only goengine.game."""

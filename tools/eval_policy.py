@@ -24,6 +24,9 @@ def main(argv=None):
     model, evaluator = evaluation.load_evaluator(args, "policy")
     size = model.board_size
     planes = np.zeros((args.batch, model.planes, size, size), np.uint8)
+    # a four-headed network reads the value planes (the colour to play included)
+    planes_of = features.value_planes if model.planes == features.NUM_VALUE_PLANES \
+        else features.policy_planes
     labels, top1, top5, total = [], 0, 0, 0
 
     def flush():
@@ -45,7 +48,7 @@ def main(argv=None):
         try:
             for board, color, move in iter_positions(game, copy=False):
                 if move != PASS:
-                    features.policy_planes(board, planes[len(labels)])
+                    planes_of(board, planes[len(labels)])
                     labels.append(move)
                     if len(labels) == args.batch:
                         flush()

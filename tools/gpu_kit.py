@@ -32,7 +32,8 @@ import time
 REPO = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 EXTENSIONS = ("game._board", "nn._features", "rollout._patterns", "rollout._rollout",
               "search._tree")   # as setup.py builds them
-TRAINERS = {"policy": "tools/train_policy.py", "value": "tools/train_value.py"}
+TRAINERS = {"policy": "tools/train_policy.py", "value": "tools/train_value.py",
+            "heads": "tools/train_heads.py"}
 MAX_FILE_MIB = 16      # the compact checkpoint stays under this: quick to copy home
 COPY_MIB = 64          # the pack and the tracked tree together stay under this by default
 SNAPSHOT = "checkpoint-compact.pt"
@@ -45,9 +46,11 @@ def mib(path):
 # ------------------------------------------------------------------- pack
 
 def pack(args):
-    """Slice --slice of --of of the training games, and the held-out month, as a cache folder."""
+    """Slice --slice of --of of the training games, and the held-out month, as a cache folder;
+    with --labels, their final-board labels beside them (tools/label_games.py made them)."""
     import numpy as np
 
+    from training import labels as final_labels
     from training.dataset import DATA_DIR, REPO_DIR, load_split, split_cache_path
     args.data_dir = args.data_dir or DATA_DIR
     args.cache_dir = args.cache_dir or os.path.join(REPO_DIR, "data")
@@ -57,16 +60,36 @@ def pack(args):
     sizes = 0.0
     for split in ("val", "train"):
         store = load_split(split, args.data_dir, args.cache_dir)
+        chosen = np.arange(len(store))
         if split == "train":
-            store = store.subset(np.arange(args.slice, len(store), args.of))
-        store.a["names"] = np.full(len(store), "", dtype="<U1")  # only error messages use them
+            chosen = np.arange(args.slice, len(store), args.of)
+        if args.labels:
+            try:
+                store.load_labels()
+            except final_labels.LabelError as exc:
+                raise SystemExit(str(exc)) from None
+            labelled = store.labels["kind"][chosen] != final_labels.UNLABELLED
+            if split == "train":
+                chosen = chosen[labelled]   # the heads learn from labelled games only
+            elif not labelled.all():
+                raise SystemExit(f"{split}: {int((~labelled).sum())} held-out games unlabelled; "
+                                 f"finish tools/label_games.py --split {split} first")
+        packed = store.subset(chosen)
+        packed.a["names"] = np.full(len(packed), "", dtype="<U1")  # only error messages use them
         path = split_cache_path(split, args.data_dir, args.out)
-        store.save(path, compressed=True)
+        packed.save(path, compressed=True)
         sizes += mib(path)
-        print(f"{split}: {len(store)} games, {store.num_moves} moves -> {path} ({mib(path):.1f} MiB)")
+        print(f"{split}: {len(packed)} games, {packed.num_moves} moves -> {path} ({mib(path):.1f} MiB)")
+        if args.labels:
+            labels_file = final_labels.labels_path(path)
+            final_labels.write_labels(labels_file, final_labels.subset(store.labels, chosen),
+                                      {"store": final_labels.store_fingerprint(packed),
+                                       "source": os.path.basename(store.path)})
+            sizes += mib(labels_file)
+            print(f"{split}: labels -> {labels_file} ({mib(labels_file):.1f} MiB)")
     with open(os.path.join(args.out, "PACK.txt"), "w") as f:
-        f.write(f"training games {args.slice} + k * {args.of} of {args.data_dir}; "
-                f"the held-out month whole\n")
+        f.write(f"training games {args.slice} + k * {args.of} of {args.data_dir}"
+                f"{', those labelled' if args.labels else ''}; the held-out month whole\n")
     tree = tracked_mib()
     print(f"pack {sizes:.1f} MiB + tracked tree {tree:.1f} MiB = {sizes + tree:.1f} MiB "
           f"(at most {args.max_mib} MiB)")
@@ -264,6 +287,9 @@ def main(argv=None):
                    help="the most the pack and the tracked tree may weigh together")
     p.add_argument("--data-dir", help="the game collections (default: the trainers')")
     p.add_argument("--cache-dir", help="their parsed stores (default: the trainers')")
+    p.add_argument("--labels", action="store_true",
+                   help="pack the final-board labels too, and only the labelled training "
+                        "games (for --kind heads)")
     p.set_defaults(run=pack)
 
     p = commands.add_parser("build", help=build.__doc__)

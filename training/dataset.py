@@ -12,6 +12,7 @@ import numpy as np
 
 from goengine import BLACK, WHITE
 from goengine.game.sgffile import Game, iter_sgf_files, read_games
+from training.labels import LabelError, final_label, labels_path, read_labels
 
 REPO_DIR = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 # The shared data folder sits beside the repository (also in CI); GOENGINE_DATA overrides it.
@@ -45,6 +46,20 @@ class GameStore:
     def __init__(self, arrays, path=None):
         self.a = arrays
         self.path = path  # the .npz file it was loaded from / saved to, if any
+        self.labels = None  # final-board labels (training/labels.py), once load_labels() ran
+
+    def load_labels(self):
+        """Read the labels file beside the store's .npz (tools/label_games.py writes it);
+        every game then carries its FinalLabel. LabelError if it is missing, damaged or
+        made for other games: nothing is used silently."""
+        if self.path is None:
+            raise LabelError("a store that was never saved has no labels file")
+        path = labels_path(self.path)
+        if not os.path.exists(path):
+            raise LabelError(f"{path}: no labels for {os.path.basename(self.path)}; "
+                             f"make them with tools/label_games.py --store {self.path}")
+        _, self.labels = read_labels(path, self)
+        return self
 
     def __len__(self):
         return len(self.a["winner"])
@@ -55,11 +70,13 @@ class GameStore:
         slo, shi = a["setup_offsets"][i], a["setup_offsets"][i + 1]
         points, colors = a["setup_points"][slo:shi], a["setup_colors"][slo:shi]
         winner = int(a["winner"][i])
+        label = final_label(self.labels, i) if self.labels is not None else None
         return Game(size=int(a["size"][i]), komi=float(a["komi"][i]),
                     setup_black=points[colors == BLACK].tolist(),
                     setup_white=points[colors == WHITE].tolist(),
                     moves=list(zip(a["colors"][lo:hi].tolist(), a["moves"][lo:hi].tolist())),
-                    winner=winner or None, result=str(a["results"][i]), name=str(a["names"][i]))
+                    winner=winner or None, result=str(a["results"][i]), name=str(a["names"][i]),
+                    label=label)
 
     @property
     def num_moves(self):

@@ -12,7 +12,8 @@ def parse_args(doc, kind, default_limit, argv=None, add_arguments=None):
     """The common flags; `add_arguments(parser)` adds a tool's own."""
     parser = argparse.ArgumentParser(description=doc.split("\n")[0], epilog=SPLIT_HELP,
                                      formatter_class=argparse.ArgumentDefaultsHelpFormatter)
-    parser.add_argument("--weights", required=True, help=f"{kind} network file (save_network)")
+    parser.add_argument("--weights", required=True,
+                        help=f"{kind} network file, or a four-headed one (save_network)")
     parser.add_argument("--sgf", nargs="+",
                         help="SGF files, .sgfs(.gz) collections or folders "
                              "(default: the held-out validation files)")
@@ -30,10 +31,14 @@ def parse_args(doc, kind, default_limit, argv=None, add_arguments=None):
 
 
 def load_evaluator(args, kind):
-    """(model, NetworkEvaluator) for --weights; a bad file exits with its one-line error."""
+    """(model, NetworkEvaluator) for --weights: a `kind` network, or a four-headed one
+    (nets.HeadsNet) read through its `kind` head; a bad file exits with its one-line error."""
     try:
         device = inference.pick_device(args.device)
-        model = netfile.load_network(args.weights, kind=kind)
+        model = netfile.load_network(args.weights)
+        if model.kind != kind and kind not in getattr(model, "heads", ()):
+            raise netfile.NetworkLoadError(f"{args.weights}: contains a {model.kind} network, "
+                                           f"expected a {kind} network or one with a {kind} head")
     except (inference.DeviceError, netfile.NetworkLoadError) as exc:
         raise SystemExit(str(exc))
     use_bf16 = False if args.fp32 else None   # None: half precision where it is fast

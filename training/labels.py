@@ -25,6 +25,7 @@ import io
 import json
 import os
 import zipfile
+from typing import NamedTuple
 
 import numpy as np
 
@@ -38,6 +39,29 @@ OWNERSHIP_SCALE = 127
 UNLABELLED, NONE, COUNTED, RESIGNED = -1, 0, 1, 2
 KIND_NAMES = {UNLABELLED: "unlabelled", NONE: "none", COUNTED: "counted", RESIGNED: "resigned"}
 ARRAYS = ("kind", "ownership", "margin", "winner", "agreeing")
+
+
+class FinalLabel(NamedTuple):
+    """One game's labels as a trainer uses them (GameStore attaches it to each game)."""
+    kind: int                 # COUNTED, RESIGNED, NONE or UNLABELLED
+    ownership: np.ndarray     # float32 (size, size) in [-1, 1], +1 Black; zeros without one
+    margin: float             # Black's area - White's - komi when COUNTED, else NaN
+
+    @property
+    def has_ownership(self):
+        return self.kind in (COUNTED, RESIGNED)
+
+
+def final_label(labels, i):
+    """The FinalLabel of game i of a labels dict (read_labels)."""
+    return FinalLabel(int(labels["kind"][i]),
+                      labels["ownership"][i].astype(np.float32) / OWNERSHIP_SCALE,
+                      float(labels["margin"][i]))
+
+
+def subset(labels, indices):
+    """The labels of the games at `indices`, in that order (GameStore.subset's twin)."""
+    return {key: value[np.asarray(indices, np.int64)] for key, value in labels.items()}
 
 
 class LabelError(Exception):

@@ -18,7 +18,7 @@ from typing import NamedTuple
 
 import numpy as np
 
-from goengine import PASS
+from goengine import BLACK, PASS
 from goengine.nn import features
 from goengine.game.sgffile import SgfError, iter_positions
 
@@ -79,6 +79,53 @@ class ValueExamples:
         if self.with_moves:
             return planes, (outcome, float(features.symmetric_move(move, symmetry, game.size)))
         return planes, outcome
+
+
+class HeadsExamples:
+    """Input: 49 value planes; target: one float vector for the four heads (HeadsNet).
+
+    Every position whose move is not a pass gives an example. Its target holds,
+    at the HEADS_* indices: the move played (policy), the outcome for the player
+    to move and whether there is one (a game won on the board), whether the
+    final ownership is known and the final board margin when the game was
+    counted (NaN otherwise), then the final owner of every point from the
+    player to move's view (+1 theirs), all under the position's symmetry. The
+    ownership and margin come from the game's FinalLabel (training/labels.py):
+    the store must have its labels loaded (GameStore.load_labels).
+    """
+    kind = "heads"
+    num_planes = features.NUM_VALUE_PLANES
+    target_dtype = np.float32
+    needs_labels = True
+
+    def __init__(self, size=19):
+        self.target_shape = (HEADS_OWNERSHIP + size * size,)
+
+    def eligible(self, game):
+        return [i for i, (_, move) in enumerate(game.moves) if move != PASS]
+
+    def make(self, board, color, move, game, symmetry):
+        if game.label is None:
+            raise ValueError("HeadsExamples needs a store with its labels loaded")
+        planes = features.apply_symmetry(features.value_planes(board), symmetry)
+        target = np.zeros(self.target_shape, np.float32)
+        sign = 1.0 if color == BLACK else -1.0
+        target[HEADS_MOVE] = features.symmetric_move(move, symmetry, game.size)
+        if game.won_on_the_board:
+            target[HEADS_OUTCOME] = 1.0 if color == game.winner else -1.0
+            target[HEADS_HAS_OUTCOME] = 1.0
+        label = game.label
+        target[HEADS_MARGIN] = sign * (label.margin + game.komi)   # NaN stays NaN
+        if label.has_ownership:
+            target[HEADS_HAS_OWNERSHIP] = 1.0
+            owner = features.apply_symmetry(label.ownership, symmetry)
+            target[HEADS_OWNERSHIP:] = sign * owner.reshape(-1)
+        return planes, target
+
+
+# Where HeadsExamples puts each target in its vector.
+HEADS_MOVE, HEADS_OUTCOME, HEADS_HAS_OUTCOME, HEADS_HAS_OWNERSHIP, HEADS_MARGIN = range(5)
+HEADS_OWNERSHIP = 5
 
 
 def game_examples(maker, game, picks, symmetries):
@@ -248,7 +295,10 @@ def _worker_main(store_path, maker, kwargs, position, index, count, out):
     """Worker `index` of `count`: the chunks g with g % count == index, each followed by None."""
     from training.dataset import GameStore
     signal.signal(signal.SIGINT, signal.SIG_IGN)  # Ctrl-C is for the trainer, which stops us
-    stream = BatchStream(GameStore.load(store_path), maker, **kwargs)
+    store = GameStore.load(store_path)
+    if getattr(maker, "needs_labels", False):
+        store.load_labels()
+    stream = BatchStream(store, maker, **kwargs)
     for epoch, chunk, first in stream.chunks(position, index, count):
         for planes, targets, position_after in stream.chunk_batches(epoch, chunk, first):
             out.put((PackedPlanes.pack(planes), targets, position_after))

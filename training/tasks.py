@@ -3,7 +3,8 @@
 The trainer (training/trainer.py) runs the same loop for every network; a
 Task supplies the parts that differ. PolicyTask is AlphaGo's SL policy
 (cross-entropy on the move played), ValueTask its value network (MSE on the
-game's outcome, with an optional training-only move head).
+game's outcome, with an optional training-only move head), HeadsTask the
+four-headed network (policy, value, ownership and score on one trunk).
 """
 
 import numpy as np
@@ -12,7 +13,8 @@ import torch.nn.functional as F
 
 from goengine.nn import netfile, nets
 from training.dataset import load_split
-from training.sampler import PolicyExamples, ValueExamples, sample_examples
+from training import sampler
+from training.sampler import HeadsExamples, PolicyExamples, ValueExamples, sample_examples
 
 
 class Task:
@@ -32,6 +34,10 @@ class Task:
     def target_width(self):
         """Numbers per example target: 1, or 2 for (outcome, move) with a move head."""
         return 1
+
+    def prepare_store(self, store):
+        """The game store as this task reads it (HeadsTask loads its labels)."""
+        return store
 
     def loss(self, output, targets):
         """(mean loss to minimise, {metric: its sum over the batch as a 0-d tensor}).
@@ -140,3 +146,81 @@ class ValueTask(Task):
         sums = {"mse": mse.detach() * n, "move_loss": move_loss.detach() * n, "top1": top1 * n}
         return mse + self.move_weight * move_loss, sums
 
+
+
+class HeadsTask(Task):
+    """One trunk, four heads (nets.HeadsNet), trained on the human games and their
+    final-board labels: policy cross-entropy + value_weight x outcome MSE +
+    ownership_weight x ownership cross-entropy + score_weight x score cross-entropy.
+
+    Each loss is the mean over the examples that have its target: every example
+    has a move; games lost on time or by forfeit have no outcome; only labelled
+    games (tools/label_games.py) have an ownership map, and only counted ones a
+    margin. AlphaGo Zero weighted its supervised value loss 0.01 against
+    overfitting the one outcome of a game's many positions; the ownership map
+    gives every position 361 targets, hence the larger default weight.
+    """
+    kind = "heads"
+    metrics = ("loss", "policy_loss", "top1", "mse", "ownership_loss", "ownership_agree",
+               "score_loss")
+
+    def __init__(self, value_weight=0.25, ownership_weight=1.0, score_weight=0.02):
+        self.value_weight, self.ownership_weight = value_weight, ownership_weight
+        self.score_weight = score_weight
+        self.examples = HeadsExamples()
+
+    def prepare_store(self, store):
+        from training.labels import LabelError
+        try:
+            return store.load_labels()
+        except LabelError as exc:
+            raise SystemExit(str(exc)) from None
+
+    def build_model(self, args):
+        model = nets.HeadsNet(nets.VALUE_PLANES, args.filters, args.layers, 19, batch_norm=True)
+        if args.init_from_policy:
+            nets.init_value_from_policy(model, load_policy(args.init_from_policy, args))
+        return model
+
+    def forward(self, model, x):
+        return tuple(output.float() for output in model(x))
+
+    def loss(self, output, targets):
+        policy, value, ownership, score = output
+        moves = targets[:, sampler.HEADS_MOVE].long()
+        policy_loss = F.cross_entropy(policy, moves)
+        top1 = (policy.argmax(1) == moves).float().mean()
+
+        has_outcome = targets[:, sampler.HEADS_HAS_OUTCOME]
+        outcomes = targets[:, sampler.HEADS_OUTCOME]
+        mse = masked_mean((value - outcomes) ** 2, has_outcome)
+
+        has_owner = targets[:, sampler.HEADS_HAS_OWNERSHIP]
+        owner = targets[:, sampler.HEADS_OWNERSHIP:]
+        p = ((1 + ownership) / 2).clamp(1e-4, 1 - 1e-4)
+        q = (1 + owner) / 2
+        point_loss = -(q * p.log() + (1 - q) * (1 - p).log()).mean(1)
+        ownership_loss = masked_mean(point_loss, has_owner)
+        decided = owner != 0
+        agree = (((ownership > 0) == (owner > 0)) & decided).float().sum(1) \
+            / decided.float().sum(1).clamp(min=1)
+        ownership_agree = masked_mean(agree, has_owner)
+
+        margin = targets[:, sampler.HEADS_MARGIN]
+        has_margin = ~torch.isnan(margin)
+        bins = (torch.nan_to_num(margin).round().clamp(-nets.SCORE_RANGE, nets.SCORE_RANGE)
+                + nets.SCORE_RANGE).long()
+        score_loss = masked_mean(F.cross_entropy(score, bins, reduction="none"), has_margin.float())
+
+        loss = (policy_loss + self.value_weight * mse + self.ownership_weight * ownership_loss
+                + self.score_weight * score_loss)
+        n = len(targets)   # metrics are sums over the batch: means times n
+        means = {"loss": loss, "policy_loss": policy_loss, "top1": top1, "mse": mse,
+                 "ownership_loss": ownership_loss, "ownership_agree": ownership_agree,
+                 "score_loss": score_loss}
+        return loss, {k: v.detach() * n for k, v in means.items()}
+
+
+def masked_mean(values, mask):
+    """The mean of `values` where `mask` is 1 (0 when it is 0 everywhere)."""
+    return (values * mask).sum() / mask.sum().clamp(min=1)

@@ -332,7 +332,7 @@ class Trainer:
             with np.load(path) as f:
                 if len(f["targets"]) == a.val_positions or a.resume:
                     return f["planes"], f["targets"]
-        store = load_split("val", a.data_dir, a.cache_dir, log=self.log)
+        store = self.task.prepare_store(load_split("val", a.data_dir, a.cache_dir, log=self.log))
         planes, targets = fixed_sample(self.task.val_examples or self.task.examples, store,
                                        a.val_positions)
         tmp = path + ".tmp.npz"
@@ -569,7 +569,7 @@ class Trainer:
         if a.resume:
             self.truncate_log(self.positions_seen)
         val = self.validation_set() if self.ranks.main else None   # rank 0 validates
-        store = load_split("train", a.data_dir, a.cache_dir, log=self.log)
+        store = self.task.prepare_store(load_split("train", a.data_dir, a.cache_dir, log=self.log))
         self.log(f"training games: {len(store)} ({store.num_moves} moves)")
         if a.init_weights and not a.resume:
             self.start_from_weights(store)

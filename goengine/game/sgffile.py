@@ -36,6 +36,8 @@ class Game:
     later_setup: list = field(default_factory=list)
     # The last PL[]: (moves before it, colour), or None.
     player_to_move: tuple = None
+    # What training knows of the final board (training.labels.FinalLabel), or None.
+    label: object = None
 
     @property
     def won_on_the_board(self):

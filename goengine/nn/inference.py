@@ -106,6 +106,8 @@ class NetworkEvaluator:
         self.device = torch.device(device)
         self.model = fold_batch_norm(model)  # an eval-mode copy
         self.kind = model.kind
+        # What it answers: a policy or value network its one output; a HeadsNet all four.
+        self.heads = tuple(getattr(model, 'heads', (model.kind,)))
         self.planes, self.board_size = model.planes, model.board_size
         if self.device.type == "cpu":
             self.use_bf16 = bf16_is_fast() if use_bf16 is None else use_bf16
@@ -138,9 +140,13 @@ class NetworkEvaluator:
             x = x.contiguous(memory_format=torch.channels_last)
         return x, single
 
-    def _forward(self, x):
+    def _forward(self, x, kind):
+        """The `kind` output of the network for the batch x, float32."""
         with torch.autocast(self.device.type, dtype=self.half_dtype(), enabled=self.use_bf16):
-            return self.model(x).float()
+            out = self.model(x)
+        if isinstance(out, tuple):
+            out = out[self.heads.index(kind)]
+        return out.float()
 
     def half_dtype(self):
         """bf16; fp16 on Apple's MPS and on a CUDA GPU without bf16 (before Ampere)."""
@@ -163,7 +169,7 @@ class NetworkEvaluator:
         """
         self._require('policy')
         x, single = self._batch(planes)
-        logits = self._forward(x)
+        logits = self._forward(x, 'policy')
         if legal_mask is not None:
             mask = torch.from_numpy(np.asarray(legal_mask, dtype=bool).reshape(logits.shape))
             logits = logits.masked_fill(~mask.to(logits.device), float('-inf'))
@@ -177,14 +183,24 @@ class NetworkEvaluator:
         """Values in [-1, 1] for the player to move, float32 (N,) (or a scalar)."""
         return self._outputs('value', planes)
 
+    def ownership(self, planes):
+        """A HeadsNet's final owner of every point, +1 the player to move's, float32 (N, s*s)."""
+        return self._outputs('ownership', planes)
+
+    def score_logits(self, planes):
+        """A HeadsNet's logits over the final board margin for the player to move
+        (nets.SCORE_BINS of them; nets.win_probability and nets.score_lead read them)."""
+        return self._outputs('score', planes)
+
     @torch.inference_mode()
     def _outputs(self, kind, planes):
         """The `kind` network's plain outputs for a batch (or one position)."""
         self._require(kind)
         x, single = self._batch(planes)
-        out = self._forward(x).cpu().numpy()
+        out = self._forward(x, kind).cpu().numpy()
         return out[0] if single else out
 
     def _require(self, kind):
-        if self.kind != kind:
-            raise TypeError(f'this evaluator holds a {self.kind} network, not a {kind} network')
+        if kind not in self.heads:
+            raise TypeError(f'this evaluator holds a {self.kind} network, which has no {kind} '
+                            f'output')

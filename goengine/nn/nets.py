@@ -1,4 +1,4 @@
-"""The policy and value networks: their architecture and batch-norm surgery.
+"""The policy, value and four-headed networks: their architecture and batch-norm surgery.
 
 Architecture follows AlphaGo: Silver et al., "Mastering the game of Go with deep
 neural networks and tree search", Nature 529:484 (2016), Methods, section
@@ -177,6 +177,91 @@ class ValueNet(nn.Module):
         return self._value(features), logits
 
 
+# Score head: the final board margin (own area minus the opponent's, komi not
+# included) for the player to move, as a distribution over whole points in
+# [-SCORE_RANGE, SCORE_RANGE]; larger margins fall in the end bins. A margin
+# without komi lets the search read the win probability at any komi.
+SCORE_RANGE = 150
+SCORE_BINS = 2 * SCORE_RANGE + 1
+
+
+class HeadsNet(nn.Module):
+    """One trunk, four heads (AlphaGo Zero's shared trunk; KataGo's ownership and score).
+
+    Input: the 49 value planes (the colour to play included). The trunk is the
+    policy's first `layers - 1` convolutions, so weights/sl.pt's trunk starts it
+    (init_value_from_policy: the colour plane's weights start at zero). Heads:
+
+    * policy: the policy network's last layer, move logits (N, size*size);
+    * value: the value network's layers 13-14 (1x1 convolution, 256 units, tanh),
+      the outcome for the player to move in [-1, 1];
+    * ownership: a 1x1 convolution and tanh, (N, size*size), +1 the point ends
+      the player to move's, -1 the opponent's;
+    * score: logits (N, SCORE_BINS) over the final board margin (komi not
+      included) for the player to move, from the value head's 256 units.
+
+    forward returns (policy logits, value, ownership, score logits).
+    """
+
+    kind = 'heads'
+    heads = ('policy', 'value', 'ownership', 'score')
+
+    def __init__(self, planes=VALUE_PLANES, filters=DEFAULT_FILTERS,
+                 layers=DEFAULT_LAYERS, board_size=DEFAULT_BOARD_SIZE,
+                 batch_norm=False, hidden=VALUE_HIDDEN):
+        super().__init__()
+        _check_arch(planes, filters, layers, board_size)
+        self.planes, self.filters, self.layers = planes, filters, layers
+        self.board_size, self.batch_norm, self.hidden = board_size, batch_norm, hidden
+        points = board_size * board_size
+        self.trunk = make_trunk(planes, filters, layers - 1, batch_norm)
+        self.policy_conv = nn.Conv2d(filters, 1, 1, bias=False)
+        self.policy_bias = nn.Parameter(torch.zeros(points))
+        self.value_conv = ConvBlock(filters, 1, 1, batch_norm)
+        self.value_fc = nn.Linear(points, hidden)
+        self.value_out = nn.Linear(hidden, 1)
+        self.ownership_conv = nn.Conv2d(filters, 1, 1)
+        self.score_out = nn.Linear(hidden, SCORE_BINS)
+
+    @property
+    def arch(self):
+        """Constructor arguments; stored in checkpoints to rebuild the model."""
+        return dict(planes=self.planes, filters=self.filters, layers=self.layers,
+                    board_size=self.board_size, batch_norm=self.batch_norm, hidden=self.hidden)
+
+    def forward(self, x):
+        features = self.trunk(x)
+        policy = self.policy_conv(features).flatten(1) + self.policy_bias
+        hidden = F.relu(self.value_fc(self.value_conv(features).flatten(1)))
+        value = torch.tanh(self.value_out(hidden)).squeeze(1)
+        ownership = torch.tanh(self.ownership_conv(features).flatten(1))
+        return policy, value, ownership, self.score_out(hidden)
+
+
+def score_margins(device=None):
+    """The board margin of each score bin: -SCORE_RANGE .. SCORE_RANGE."""
+    return torch.arange(-SCORE_RANGE, SCORE_RANGE + 1, dtype=torch.float32, device=device)
+
+
+def win_probability(score_logits, komi_for_player):
+    """P(board margin + komi > 0) for the player to move, from the score head's logits.
+
+    komi_for_player: the komi as the player to move sees it (+komi for White,
+    -komi for Black), a number or a tensor (N,). A margin exactly on the komi (a
+    draw, integer komi only) counts half."""
+    probs = torch.softmax(score_logits.float(), dim=-1)
+    margin = score_margins(probs.device) + torch.as_tensor(
+        komi_for_player, dtype=torch.float32, device=probs.device).reshape(-1, 1)
+    return (probs * ((margin > 0).float() + 0.5 * (margin == 0).float())).sum(-1)
+
+
+def score_lead(score_logits, komi_for_player):
+    """The expected final margin for the player to move, komi included (kata-analyze's scoreLead)."""
+    probs = torch.softmax(score_logits.float(), dim=-1)
+    return (probs * score_margins(probs.device)).sum(-1) + torch.as_tensor(
+        komi_for_player, dtype=torch.float32, device=probs.device)
+
+
 def without_move_head(model):
     """The value network alone: a copy without its training-only move head."""
     if not getattr(model, 'move_head', False):
@@ -189,7 +274,7 @@ def without_move_head(model):
     return plain.train(model.training)
 
 
-NETWORK_CLASSES = {'policy': PolicyNet, 'value': ValueNet}
+NETWORK_CLASSES = {'policy': PolicyNet, 'value': ValueNet, 'heads': HeadsNet}
 
 
 def softmax_with_temperature(logits, temperature=1.0, dim=-1):
@@ -293,7 +378,8 @@ def unfold_batch_norm(model, planes, batch=128):
 
 
 def init_value_from_policy(value_net, policy_net):
-    """Copy a policy net's trunk (its first layers-1 convs) into a value net, in place.
+    """Copy a policy net's trunk (its first layers-1 convs) into a value net (or the
+    trunk and policy head into a HeadsNet), in place.
 
     Transfer learning for v_theta. The value net has one more input plane
     (colour to play): the shared input channels are copied, the extra ones
@@ -328,4 +414,7 @@ def init_value_from_policy(value_net, policy_net):
         if getattr(value_net, 'move_head', False):  # start predicting moves as the policy does
             value_net.move_conv.weight.copy_(policy_net.head.weight)
             value_net.move_bias.copy_(policy_net.point_bias)
+        if isinstance(value_net, HeadsNet):   # the policy head is the policy's last layer
+            value_net.policy_conv.weight.copy_(policy_net.head.weight)
+            value_net.policy_bias.copy_(policy_net.point_bias)
     return value_net

@@ -1,0 +1,146 @@
+"""The four-headed network (nets.HeadsNet), its examples and its training, at toy scale."""
+
+import gzip
+import random
+
+import numpy as np
+import pytest
+import torch
+
+from goengine import BLACK, WHITE
+from goengine.nn import features, netfile, nets
+from tests.test_labels import walls_game
+from tests.test_training_tools import random_game, tool
+from training import labels as L
+from training import sampler
+from training.dataset import GameStore, load_split
+
+
+def test_the_trunk_and_policy_head_start_as_the_policy_network():
+    policy = nets.PolicyNet(filters=8, layers=3).eval()
+    heads = nets.init_value_from_policy(nets.HeadsNet(filters=8, layers=3), policy).eval()
+    planes = torch.rand(4, nets.VALUE_PLANES, 19, 19).round()
+    with torch.no_grad():
+        expected = policy(planes[:, :nets.POLICY_PLANES])
+        logits, value, ownership, score = heads(planes)
+    assert torch.allclose(logits, expected, atol=1e-5)       # the colour plane starts at zero
+    assert value.shape == (4,) and ownership.shape == (4, 361)
+    assert score.shape == (4, nets.SCORE_BINS)
+    assert value.abs().max() <= 1 and ownership.abs().max() <= 1
+
+
+def test_folding_keeps_every_head():
+    heads = nets.HeadsNet(filters=8, layers=3, batch_norm=True)
+    heads(torch.rand(16, nets.VALUE_PLANES, 19, 19))           # move the BN statistics
+    heads.eval()
+    folded = nets.fold_batch_norm(heads)
+    planes = torch.rand(3, nets.VALUE_PLANES, 19, 19)
+    with torch.no_grad():
+        for a, b in zip(heads(planes), folded(planes)):
+            assert torch.allclose(a, b, atol=1e-4)
+
+
+def test_the_score_head_reads_the_win_at_any_komi():
+    logits = torch.full((1, nets.SCORE_BINS), -1e9)
+    logits[0, nets.SCORE_RANGE + 7] = 0.0                     # surely a board margin of +7
+    assert nets.win_probability(logits, -6.5).item() == pytest.approx(1.0)   # Black, komi 6.5
+    assert nets.win_probability(logits, -7.5).item() == pytest.approx(0.0)
+    assert nets.win_probability(logits, -7.0).item() == pytest.approx(0.5)   # a draw
+    assert nets.score_lead(logits, -6.5).item() == pytest.approx(0.5)
+
+
+def labelled_walls(result, winner):
+    game = walls_game(result, winner)
+    ownership = np.where(np.arange(9) < 5, 1.0, np.where(np.arange(9) > 5, -1.0, 0.0))
+    game.label = L.FinalLabel(L.COUNTED, np.tile(ownership, (9, 1)).astype(np.float32), 11.5)
+    return game
+
+
+@pytest.mark.parametrize("symmetry", range(8))
+def test_symmetries_move_the_ownership_with_the_planes(symmetry):
+    """Black to move on the walls board: under every symmetry, Black's stones (the
+    mover's plane 0) sit on points the target gives the mover, White's wall on the
+    opponent's, and White's dead stone on the mover's."""
+    game = labelled_walls("B+11.5", BLACK)
+    from goengine.game.sgffile import new_board
+    board = new_board(game)
+    board.to_move = BLACK
+    examples = sampler.HeadsExamples(size=9)
+    planes, target = examples.make(board, BLACK, 0, game, symmetry)
+    owner = target[sampler.HEADS_OWNERSHIP:].reshape(9, 9)
+    assert (owner[planes[0] == 1] == 1).all()
+    assert sorted(owner[planes[1] == 1]) == [-1] * 9 + [1]
+    assert target[sampler.HEADS_MARGIN] == pytest.approx(18)          # 11.5 + komi 6.5
+    assert target[sampler.HEADS_MOVE] == features.symmetric_move(0, symmetry, 9)
+    white_planes, white_target = examples.make(board, WHITE, 0, game, symmetry)
+    assert (white_target[sampler.HEADS_OWNERSHIP:] == -target[sampler.HEADS_OWNERSHIP:]).all()
+    assert white_target[sampler.HEADS_MARGIN] == pytest.approx(-18)
+    assert white_target[sampler.HEADS_OUTCOME] == -1 and target[sampler.HEADS_OUTCOME] == 1
+
+
+def test_examples_without_labels_are_refused():
+    game = walls_game("B+11.5", BLACK)
+    from goengine.game.sgffile import new_board
+    with pytest.raises(ValueError, match="labels"):
+        sampler.HeadsExamples(size=9).make(new_board(game), BLACK, 0, game, 0)
+
+
+@pytest.fixture(scope="module")
+def labelled_data(tmp_path_factory):
+    """A data folder like the real one, its stores cached and labelled."""
+    root = tmp_path_factory.mktemp("heads")
+    folder = root / "tygem-9d"
+    folder.mkdir()
+    rng = random.Random(7)
+    for month, count in (("2016-11", 24), ("2016-12", 8)):
+        with gzip.open(folder / f"tygem-9d-{month}.sgfs.gz", "wt") as f:
+            for _ in range(count):
+                f.write(random_game(rng) + "\n")
+    cache = root / "cache"
+    for split in ("train", "val"):
+        load_split(split, str(folder), str(cache), log=lambda m: None)
+    return folder, cache
+
+
+def heads_flags(folder, cache, run, *extra):
+    return [f"--run-dir={run}", f"--data-dir={folder}", f"--cache-dir={cache}", "--filters=8",
+            "--layers=2", "--batch-size=16", "--positions-per-game=4", "--val-every=32",
+            "--val-positions=20", "--workers=0", "--no-progress", *extra]
+
+
+def test_heads_training_needs_labels_then_packs_trains_resumes_and_exports(
+        labelled_data, tmp_path, capsys):
+    folder, cache = labelled_data
+    train_heads = tool("train_heads")
+    with pytest.raises(SystemExit, match="no labels for tygem-9d-val.npz"):
+        train_heads.main(heads_flags(folder, cache, tmp_path / "nolabels"))
+    for split in ("train", "val"):
+        tool("label_games").main(["--store", str(cache / f"tygem-9d-{split}.npz"),
+                                  "--rollouts", "16", "--no-progress"])
+
+    pack = tmp_path / "pack"
+    tool("gpu_kit").main(["pack", "--slice=0", "--of=2", "--labels", f"--out={pack}",
+                          f"--data-dir={folder}", f"--cache-dir={cache}"])
+    packed = GameStore.load(str(pack / "tygem-9d-train.npz")).load_labels()
+    whole = GameStore.load(str(cache / "tygem-9d-train.npz")).load_labels()
+    kinds = whole.labels["kind"][0::2]
+    assert len(packed) == int((kinds != L.UNLABELLED).sum()) == 12
+    assert packed[1].moves == whole[2].moves
+    assert (packed[1].label.ownership == whole[2].label.ownership).all()
+
+    policy = tmp_path / "policy.pt"
+    netfile.save_network(str(policy), nets.PolicyNet(filters=8, layers=2))
+    run = tmp_path / "run"
+    train_heads.main(heads_flags(folder, pack, run, f"--init-from-policy={policy}",
+                                 "--max-positions=64", "--optimizer=adamw"))
+    train_heads.main(heads_flags(folder, pack, run, "--resume", "--max-positions=96"))
+    state = torch.load(run / "checkpoint.pt", weights_only=True)
+    assert state["kind"] == "heads" and state["positions_seen"] >= 96
+    header = (run / "log.csv").read_text().splitlines()[0]
+    for metric in ("val_mse", "val_ownership_loss", "val_ownership_agree", "val_score_loss"):
+        assert metric in header
+    shipped = tmp_path / "heads.pt"
+    train_heads.main(heads_flags(folder, pack, run, f"--export={shipped}"))
+    model = netfile.load_network(str(shipped))
+    assert model.kind == "heads" and not model.batch_norm
+    assert 0 <= model.extra["val_ownership_agree"] <= 1

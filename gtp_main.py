@@ -66,9 +66,17 @@ def probability(text):
     return value
 
 
+class OneLineParser(argparse.ArgumentParser):
+    """A bad flag is one line on stderr, as a GUI's engine log shows it best."""
+
+    def error(self, message):
+        log(f'goengine: error: {message}')
+        sys.exit(2)
+
+
 def build_parser():
-    p = argparse.ArgumentParser(prog='gtp_main.py', description=DESCRIPTION, epilog=EPILOG,
-                                formatter_class=argparse.RawDescriptionHelpFormatter)
+    p = OneLineParser(prog='gtp_main.py', description=DESCRIPTION, epilog=EPILOG,
+                      formatter_class=argparse.RawDescriptionHelpFormatter)
     p.add_argument('--weights', default=loading.DEFAULT_WEIGHTS, metavar='FILE',
                    help='SL policy network file (default: %(default)s, also looked up next '
                         'to this script); "none" for a random sensible-move player')
@@ -140,7 +148,7 @@ def search_config(args):
     from dataclasses import replace
     from goengine.search.config import SearchConfig
     given = {'mixing': args.mixing, 'c_puct': args.c_puct,
-             'expand_threshold': args.expand_threshold, 'max_playouts': args.playouts,
+             'expand_threshold': args.expand_threshold,
              'net_threads': args.threads or None,
              'stop_when_decided': False if args.spend_full_time else None}
     config = SearchConfig().with_settings(args.search)
@@ -164,19 +172,13 @@ def main(argv=None):
         log(f'goengine: error: {exc}')
         return 2
 
-    from goengine.gtp import engine as gtp, protocol as gtp_protocol
-    from goengine.nn import inference
-    from goengine.rollout.rollout_weights import RolloutLoadError
+    from goengine.gtp import engine, protocol
     from goengine.gtp.timecontrol import TimeManager
+    from goengine.rollout.rollout_weights import RolloutLoadError
 
     weights, value_weights = loading.network_paths(args.weights, args.value_weights)
-    device = 'cpu'
+    device = args.device   # resolved by the parser: a missing one stopped it already
     if weights:
-        try:   # a device asked for and missing is refused before anything loads
-            device = inference.pick_device(args.device)
-        except inference.DeviceError as exc:
-            log(f'goengine: error: {exc}')
-            return 2
         log(f'goengine: networks on {device}')
     try:   # read once, now: a bad file fails at start-up, not mid-game
         rollout = loading.load_rollout(
@@ -200,10 +202,11 @@ def main(argv=None):
     if args.verbose:
         log(f'goengine: player {engine_player.name}, weights {weights}, value {value_weights}')
 
-    clock = TimeManager(time_per_move=args.time_per_move, margin=args.margin)
-    engine = gtp.GtpEngine(player=engine_player, clock=clock, verbose=args.verbose, log=log,
-                           ponder=args.ponder)
-    return gtp_protocol.serve(engine, in_fd=sys.stdin.fileno(), out=gtp_out)
+    clock = TimeManager(time_per_move=args.time_per_move, margin=args.margin,
+                        playouts=args.playouts or None)
+    gtp_engine = engine.GtpEngine(player=engine_player, clock=clock, verbose=args.verbose,
+                                  log=log, ponder=args.ponder)
+    return protocol.serve(gtp_engine, in_fd=sys.stdin.fileno(), out=gtp_out)
 
 
 if __name__ == '__main__':

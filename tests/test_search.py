@@ -16,6 +16,8 @@ from goengine.game.moves import RESIGN
 from goengine.players.player import SimplePlayer
 from goengine.players.mcts_player import MCTSPlayer
 from goengine.search.search import Search, ThresholdControl
+from goengine.players.resign import ResignRule
+from goengine.search.limits import SearchLimits
 
 
 def gtp(*vertices, size=9):
@@ -154,7 +156,7 @@ def test_rollouts_alone_find_the_capture():
         search = Search(config=SearchConfig(mixing=1.0, expand_threshold=5, sim_threads=1,
                                             seed=seed))
         search.set_position(atari_game(), BLACK)
-        search.run(seconds=30.0, max_sims=3000)
+        search.run(SearchLimits(30.0, playouts=3000))
         assert search.best_move() == gtp('g5')[0]
         assert search.stats()['rollouts'] == 3000 and search.stats()['value_backups'] == 0
         assert not search.unsure()        # the capture is both the most visited and the best
@@ -173,7 +175,7 @@ def test_a_decided_search_stops_early_with_the_same_move():
             search = Search(config=SearchConfig(mixing=1.0, expand_threshold=5, sim_threads=1,
                                                 seed=seed))
             search.set_position(atari_game(), BLACK)
-            search.run(seconds=60.0, max_sims=budget, stop_when_decided=early)
+            search.run(SearchLimits(60.0, playouts=budget), stop_when_decided=early)
             searches.append(search)
         full, early = searches
         assert full.last_sims == budget and early.last_sims < budget
@@ -184,7 +186,7 @@ def test_genmove_saves_time_when_the_move_is_clear():
     player = MCTSPlayer(config=SearchConfig(mixing=1.0, expand_threshold=5), resign_threshold=0)
     game = atari_game()
     start = time.monotonic()
-    move = player.genmove(game, BLACK, 4.0)
+    move = player.genmove(game, BLACK, SearchLimits(4.0))
     elapsed = time.monotonic() - start
     player.close()
     assert move == gtp('g5')[0] and elapsed < 3.5, elapsed
@@ -194,7 +196,7 @@ def test_tree_reuse_keeps_the_subtree():
     game = GameState(9, 7.5)
     search = Search(config=SearchConfig(mixing=1.0, expand_threshold=3))
     search.set_position(game, BLACK)
-    search.run(seconds=3.0, max_sims=3000)
+    search.run(SearchLimits(3.0, playouts=3000))
     move = search.best_move()
     kept = search.tree.children()
     i = list(kept['move']).index(move)
@@ -218,7 +220,7 @@ def test_tree_reuse_keeps_the_subtree():
 def test_memory_cap_is_respected():
     search = Search(config=SearchConfig(mixing=1.0, expand_threshold=0, max_nodes=1000))
     search.set_position(GameState(9, 7.5), BLACK)
-    search.run(seconds=0.5)
+    search.run(SearchLimits(0.5))
     stats = search.stats()
     assert stats['nodes'] <= 1000 and stats['pool_full'] > 0
     assert search.last_sims > 100     # the search goes on without expanding
@@ -229,7 +231,7 @@ def test_search_returns_within_its_budget():
     game = GameState(19, 7.5)
     for budget in (0.2, 0.6):
         start = time.monotonic()
-        move = player.genmove(game, BLACK, budget)
+        move = player.genmove(game, BLACK, SearchLimits(budget))
         elapsed = time.monotonic() - start
         assert elapsed < budget + 0.1, elapsed
         assert game.board.is_legal(move, BLACK)
@@ -242,12 +244,12 @@ def test_resigns_only_when_hopeless_and_past_the_opening():
         game.play(color, move)
     player = MCTSPlayer(config=SearchConfig(mixing=1.0))
     assert player.resign_threshold == pytest.approx(0.1)      # Q < -0.8
-    assert player.genmove(game, BLACK, 0.3) == RESIGN
+    assert player.genmove(game, BLACK, SearchLimits(0.3)) == RESIGN
     assert player.search.best_q() < -0.8
     quiet = MCTSPlayer(config=SearchConfig(mixing=1.0), resign_threshold=0)
-    assert quiet.genmove(game, BLACK, 0.2) != RESIGN
+    assert quiet.genmove(game, BLACK, SearchLimits(0.2)) != RESIGN
     early = GameState(5, 100.5)
-    assert player.genmove(early, BLACK, 0.2) != RESIGN      # never in the opening
+    assert player.genmove(early, BLACK, SearchLimits(0.2)) != RESIGN      # never in the opening
 
 
 def test_never_illegal_never_own_eye():
@@ -257,7 +259,7 @@ def test_never_illegal_never_own_eye():
     game.setup(black=black, white=[], to_move=BLACK)
     search = Search(config=SearchConfig(mixing=1.0))
     search.set_position(game, BLACK)
-    search.run(seconds=0.2)
+    search.run(SearchLimits(0.2))
     assert search.best_move() == PASS
     # A short game between two searches: every move legal (superko included)
     # and no move fills the mover's own true eye.
@@ -265,7 +267,7 @@ def test_never_illegal_never_own_eye():
     player = MCTSPlayer(config=SearchConfig(mixing=1.0, expand_threshold=2), resign_threshold=0)
     color = BLACK
     for _ in range(40):
-        move = player.genmove(game, color, 0.03)
+        move = player.genmove(game, color, SearchLimits(0.03))
         if move == PASS:
             if game.last_move and game.last_move[1] == PASS:
                 break
@@ -309,7 +311,7 @@ def test_value_net_alone_finds_the_capture():
     search = Search(value_eval=value, config=SearchConfig(mixing=0.0, expand_threshold=5))
     try:
         search.set_position(atari_game(), BLACK)
-        search.run(seconds=1.0)
+        search.run(SearchLimits(1.0))
         c = search.tree.children()
         # lambda = 0: Q is the value mean alone wherever a value has arrived
         has_v = c['n_v'] > 0
@@ -328,7 +330,7 @@ def test_tiny_random_networks_drive_the_search():
     player = MCTSPlayer(policy, value, config=SearchConfig(expand_threshold=3))
     try:
         game = atari_game()
-        move = player.genmove(game, BLACK, 1.0)
+        move = player.genmove(game, BLACK, SearchLimits(1.0))
         stats = player.search.stats()
         assert player.search.tree.root_priors_final        # the SL priors replaced the placeholders
         assert stats['policy_evals'] > 0 and stats['value_evals'] > 0
@@ -372,15 +374,16 @@ def test_a_failing_network_does_not_stall_the_search():
             raise RuntimeError('out of memory')
 
     logged = []
-    # max_playouts: a fixed amount of work, however busy the machine is
+    # playouts: a fixed amount of work, however busy the machine is
     player = MCTSPlayer(Broken(), config=SearchConfig(mixing=1.0, expand_threshold=2,
                                                       max_expand_threshold=2,
-                                                      max_pending_policy=2, max_playouts=1000),
+                                                      max_pending_policy=2),
                         log=logged.append)
     player.direct = None
     try:
         game = GameState(9, 7.5)
-        move = player.genmove(game, BLACK, 30.0)   # a stalled search runs into this limit
+        move = player.genmove(game, BLACK, SearchLimits(30.0, playouts=1000))   # a stalled
+        # search would run into the 30 s
         assert game.board.is_legal(move, BLACK)
         assert player.search.last_sims >= 100              # it did not stall
         assert player.search.stats()['expansions'] > 10      # the queue cap was not eaten up
@@ -438,7 +441,7 @@ def test_analysis_shows_a_barely_visited_move_at_the_roots_win_rate():
     search = Search(config=config)
     game = GameState(9, 7.5)
     search.set_position(game, BLACK)
-    search.run(max_sims=400)        # at 200 the most visited move had 9-10 visits
+    search.run(SearchLimits(playouts=400))        # at 200 the most visited move had 9-10 visits
     root = search.root_winrate()
     infos = search.infos(count=100)
     few = [info for info in infos if info.visits < 10]
@@ -473,7 +476,7 @@ def test_score_lead_is_the_rollouts_final_score_for_the_side_to_move(color, lead
     score, so each move's score lead is exactly that, from the mover's view."""
     search = Search(config=SearchConfig(mixing=1.0, sim_threads=1, seed=2))
     search.set_position(settled_game(color), color)
-    search.run(max_sims=300)
+    search.run(SearchLimits(playouts=300))
     infos = search.infos()
     assert infos and sum(info.visits for info in infos) >= 290
     assert all(info.score_lead == pytest.approx(lead) for info in infos)
@@ -511,7 +514,7 @@ def test_dynamic_komi_counts_the_rollouts_but_not_the_reports(to_move, lead):
     for dynamic_komi, white_wins in ((False, False), (True, True)):
         search = Search(config=config)
         search.set_position(game, to_move, dynamic_komi=dynamic_komi)
-        search.run(max_sims=200)
+        search.run(SearchLimits(playouts=200))
         winrate = search.root_winrate()
         assert winrate == (1.0 if white_wins == (to_move == WHITE) else 0.0)
         assert search.root_score() == pytest.approx(lead)
@@ -530,7 +533,7 @@ def test_white_giving_handicap_resigns_late_and_only_when_far_lower():
             return self.winrate
 
     player = Estimate()
-    player.resign_threshold = 0.10
+    player.resign_rule = ResignRule(0.10)
     handicap = GameState(9, 0.5)
     handicap.place_handicap(gtp('c3', 'g7', 'g3', size=9))
     even = GameState(9, 7.5)
@@ -562,7 +565,7 @@ def test_an_unsure_search_thinks_past_its_budget_up_to_the_limit(monkeypatch):
     for unsure, limit in ((True, 0.8), (False, 0.8), (True, None)):
         monkeypatch.setattr(Search, 'unsure', lambda self, answer=unsure: answer)
         start = time.monotonic()
-        move = player.genmove(game, BLACK, 0.2, limit=limit)
+        move = player.genmove(game, BLACK, SearchLimits(0.2, limit))
         timings[unsure, limit] = time.monotonic() - start
         assert game.board.is_legal(move, BLACK)
     player.close()
@@ -580,7 +583,7 @@ def test_a_decided_search_stops_early_unless_told_to_spend_its_time(monkeypatch)
         player = MCTSPlayer(config=SearchConfig(mixing=1.0, stop_when_decided=stop),
                             resign_threshold=0)
         start = time.monotonic()
-        player.genmove(game, BLACK, 0.6)
+        player.genmove(game, BLACK, SearchLimits(0.6))
         timings[stop] = time.monotonic() - start
         player.close()
     assert timings[True] < 0.35 and timings[False] >= 0.55, timings

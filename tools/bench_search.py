@@ -31,6 +31,7 @@ from goengine.search.config import SearchConfig
 from goengine.game.state import GameState
 from goengine.players.player import sensible_mask
 from goengine.search.search import Search
+from goengine.search.limits import SearchLimits
 
 
 def middle_game(size, moves, seed):
@@ -92,12 +93,12 @@ def bench(split, game, color, policy, value, args):
     search = Search(policy, value, config=config)
     try:
         search.set_position(game, color)
-        search.run(0.5)                          # warm-up (torch, caches)
+        search.run(SearchLimits(0.5))                          # warm-up (torch, caches)
         search.tree.reset_stats()
         if search.networks:
             search.networks.reset_stats()
         start, cpu_start = time.perf_counter(), time.process_time()
-        search.run(args.seconds)
+        search.run(SearchLimits(args.seconds))
         wall = time.perf_counter() - start
         s = search.stats()
         s['cpu'] = time.process_time() - cpu_start

@@ -26,6 +26,7 @@ import numpy as np
 from eval_value import sampled_example
 from goengine.game.state import GameError, from_record
 from goengine.game.sgffile import read_games
+from goengine.search.limits import SearchLimits
 from training import evaluation
 from training.sampler import ValueExamples
 
@@ -100,7 +101,7 @@ def engine_winrates(args, positions):
                 continue
             color = game.moves[move][0]
             search.set_position(state, color)
-            search.run(seconds=600, max_sims=args.playouts)
+            search.run(SearchLimits(600, playouts=args.playouts))
             infos = search.infos(1)
             if not infos:
                 continue

@@ -30,6 +30,7 @@ from goengine.game import coords
 from goengine.rollout import scoring
 from goengine.rollout.rollout_weights import DEFAULT_PATH, load as load_rollout
 from goengine.game.sgffile import SgfError, new_board, read_games
+from goengine.search.limits import SearchLimits
 from ladder_vs_gnugo import DEFAULT_SGF, GNUGO, GnuGo
 from match import parse_score
 
@@ -80,7 +81,7 @@ def search_score(game, rollout, sims, seed):
     search = Search(rollout=rollout, config=SearchConfig(mixing=1.0, sim_threads=1, seed=seed))
     try:
         search.set_position(state, state.to_move)
-        search.run(max_sims=sims)
+        search.run(SearchLimits(playouts=sims))
         score = search.root_score() or 0.0
     finally:
         search.close()

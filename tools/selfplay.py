@@ -63,13 +63,12 @@ def parse_args(argv=None):
 def build_continuation(args, rollout):
     if args.continuation == "rollout":
         return selfplay.RolloutContinuation(rollout)
-    from goengine.nn import inference, netfile
+    from goengine.nn import netfile
     try:
-        device = inference.pick_device(args.device)
-        evaluator = loading.evaluator(args.policy_weights, "policy", args.threads, device)
-    except (inference.DeviceError, netfile.NetworkLoadError) as exc:
+        evaluator = loading.evaluator(args.policy_weights, "policy", args.threads, args.device)
+    except netfile.NetworkLoadError as exc:
         raise SystemExit(f"selfplay: {exc}") from None
-    print(f"selfplay: {args.policy_weights} on {device}"
+    print(f"selfplay: {args.policy_weights} on {args.device}"
           f"{' in half precision' if evaluator.use_bf16 else ''}", file=sys.stderr)
     return selfplay.PolicyContinuation(evaluator, rollout, args.temperature, args.net_moves)
 

@@ -34,13 +34,12 @@ def load_evaluator(args, kind):
     """(model, NetworkEvaluator) for --weights: a `kind` network, or a four-headed one
     (nets.HeadsNet) read through its `kind` head; a bad file exits with its one-line error."""
     try:
-        device = inference.pick_device(args.device)
         model = netfile.load_network(args.weights)
         if model.kind != kind and kind not in getattr(model, "heads", ()):
             raise netfile.NetworkLoadError(f"{args.weights}: contains a {model.kind} network, "
                                            f"expected a {kind} network or one with a {kind} head")
-    except (inference.DeviceError, netfile.NetworkLoadError) as exc:
+    except netfile.NetworkLoadError as exc:
         raise SystemExit(str(exc))
     use_bf16 = False if args.fp32 else None   # None: half precision where it is fast
     return model, inference.NetworkEvaluator(model, use_bf16=use_bf16, threads=args.threads,
-                                             device=device)
+                                             device=args.device)

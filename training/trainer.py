@@ -25,6 +25,7 @@ import numpy as np
 import torch
 
 from goengine.nn import features, inference, netfile, nets
+from goengine.programs import loading
 from training import distributed, value_shards
 from training.dataset import DATA_DIR, REPO_DIR, SPLIT_HELP, load_split
 from training.sampler import BatchStream, BatchWorkers, PackedPlanes, fixed_sample, measure_rate
@@ -62,15 +63,6 @@ def unpack_bits(bits, shape):
     per_position = math.prod(shape[1:])
     x = (bits.unsqueeze(-1) >> shifts) & 1
     return x.reshape(len(bits), -1)[:, :per_position].reshape(shape)
-
-
-def pick_device(name):
-    """'cpu', 'cuda' or 'auto' (cuda where torch sees a GPU) -> a device name, or exit."""
-    if name == "auto":
-        return "cuda" if torch.cuda.is_available() else "cpu"
-    if name == "cuda" and not torch.cuda.is_available():
-        raise SystemExit("--device cuda: torch sees no CUDA GPU here")
-    return name
 
 
 def optional_tqdm():
@@ -134,8 +126,7 @@ def add_arguments(parser, lr, batch_size, positions_per_game, run_dir):
     a("--warmup", type=int, default=0, metavar="POSITIONS",
       help="raise the lr linearly from 0 over this many positions of this invocation "
            "(a large batch or a fresh optimizer state needs it)")
-    a("--device", choices=("auto", "cpu", "cuda"), default="auto",
-      help="auto: a CUDA GPU where torch sees one, else the CPU")
+    loading.add_device_flag(parser)
     a("--threads", type=int, default=2, help="torch intra-op threads")
     a("--workers", default="auto", metavar="N",
       help="processes making feature planes: a number (0: in the trainer's process), or "
@@ -152,7 +143,7 @@ class Trainer:
     def __init__(self, task, args):
         self.task, self.args = task, args
         self.run_dir = args.run_dir
-        device = pick_device(args.device)
+        device = args.device   # resolved by the parser (loading.add_device_flag)
         self.ranks = distributed.start(device)   # one process unless torchrun started several
         self.device = self.ranks.device(device)
         self.device_type = self.device.split(":")[0]   # autocast's name for it

@@ -118,10 +118,10 @@ class GtpEngine:
     def choose(self, color, cleanup=False, report=None, interval=1.0):
         """Ask the player for a move within the time budget; charge the clock."""
         game = self.game
-        seconds = self.clock.move_time(color, game.move_number, game.size)
+        limits = self.clock.move_time(color, game.move_number, game.size)
         start = time.monotonic()
-        move = self.player.genmove(game.copy(), color, seconds.desired, cleanup=cleanup,
-                                   report=report, interval=interval, limit=seconds.maximum)
+        move = self.player.genmove(game.copy(), color, limits, cleanup=cleanup,
+                                   report=report, interval=interval)
         self.clock.charge(color, time.monotonic() - start)
         if move not in (PASS, RESIGN) and not game.board.is_legal(move, color):
             self.log(f'player chose illegal move {move}; passing instead')

@@ -22,7 +22,8 @@ All times are seconds (floats).
 
 import math
 from dataclasses import dataclass
-from typing import NamedTuple
+
+from goengine.search.limits import SearchLimits
 
 NONE, ABSOLUTE, BYOYOMI, CANADIAN = 'none', 'absolute', 'byoyomi', 'canadian'
 
@@ -81,27 +82,22 @@ def main_time_share(main_left, ply, size):
     return main_left * move_weight(ply, size) / total
 
 
-class MoveTime(NamedTuple):
-    """Seconds for one move: the search aims for `desired` and, while it is unsure
-    which move is best, may go on up to `maximum` (Pachi's desired and worst stop,
-    KataGo's recommended and maximum time)."""
-    desired: float
-    maximum: float
-
-
 class TimeManager:
     """Clocks of both colours plus the budget rule (see the module docstring).
 
     Colours are any hashable keys (the GTP layer uses goengine.BLACK/WHITE).
     """
 
-    def __init__(self, time_per_move=None, margin=DEFAULT_MARGIN):
+    def __init__(self, time_per_move=None, margin=DEFAULT_MARGIN, playouts=None):
         if time_per_move is not None and time_per_move <= 0:
             raise ValueError('time_per_move must be > 0')
         if margin < 0:
             raise ValueError('margin must be >= 0')
+        if playouts is not None and playouts < 1:
+            raise ValueError('playouts must be >= 1 (None: no limit)')
         self.time_per_move = time_per_move
         self.margin = margin
+        self.playouts = playouts   # simulations a move at most (--playouts), or None
         self.settings = TimeSettings()
         self.clocks = {}
 
@@ -224,23 +220,21 @@ class TimeManager:
     # -- the budget -------------------------------------------------------
 
     def move_time(self, color, ply, size=19):
-        """The MoveTime of the move at `ply` (0-based) for `color`.
+        """The SearchLimits of the move at `ply` (0-based) for `color`.
 
         desired: the weighted share of main time plus the byo-yomi usable on this
         move, within the clock less the margin and --time-per-move. maximum: twice
         that, within the same bounds; the same as desired without a game clock
-        (every move has its fixed time) and in byo-yomi (a period cannot stretch)."""
+        (every move has its fixed time) and in byo-yomi (a period cannot stretch).
+        playouts: --playouts, if set."""
         desired = self._desired(color, ply, size)
-        if self.unlimited:
-            return MoveTime(desired, desired)
-        c = self.clock(color)
-        if c.in_byoyomi:
-            return MoveTime(desired, desired)
-        _, hard = self._byoyomi_and_hard(c)
-        maximum = min(2.0 * desired, hard - self._margin(hard))
-        if self.time_per_move:
-            maximum = min(maximum, self.time_per_move)
-        return MoveTime(desired, max(desired, maximum))
+        maximum = desired
+        if not self.unlimited and not self.clock(color).in_byoyomi:
+            _, hard = self._byoyomi_and_hard(self.clock(color))
+            maximum = min(2.0 * desired, hard - self._margin(hard))
+            if self.time_per_move:
+                maximum = min(maximum, self.time_per_move)
+        return SearchLimits(desired, max(desired, maximum), self.playouts)
 
     def _desired(self, color, ply, size):
         if self.unlimited:

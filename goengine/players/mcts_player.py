@@ -12,17 +12,19 @@ import time
 from goengine import BLACK, PASS, WHITE
 from goengine.game.moves import RESIGN
 from goengine.players.player import Player, PolicyPlayer, sensible_mask
-from goengine.search.search import Search
+from goengine.players.resign import ResignRule
 from goengine.rollout.scoring import Scorer
 from goengine.search.config import SearchConfig
+from goengine.search.limits import SearchLimits
+from goengine.search.search import Search
 
 
 class MCTSPlayer(Player):
     """The APV-MCTS engine behind the GTP layer.
 
-    Its limits are the config's (max_playouts, sim_threads, net_threads).
-    resign_threshold is a win rate; it defaults to config.resign_q = -0.8
-    (10%), and 0 never resigns.
+    Its threads are the config's (sim_threads, net_threads); each move's limits
+    come from the caller. resign_threshold is a win rate (ResignRule: AlphaGo's
+    10 % by default); 0 never resigns.
     """
 
     name = 'apv-mcts'
@@ -30,11 +32,7 @@ class MCTSPlayer(Player):
     def __init__(self, policy_eval=None, value_eval=None, rollout=None, config=None,
                  resign_threshold=None, log=None, scorer=None):
         self.config = config or SearchConfig()
-        if resign_threshold is not None:
-            self.config.resign_q = 2.0 * resign_threshold - 1.0
-        self.resign_threshold = self.config.resign_winrate if self.config.resign_q > -1 else 0.0
-        self.resign_opening_fraction = self.config.resign_opening_fraction
-        self.resign_handicap_fraction = self.config.resign_handicap_fraction
+        self.resign_rule = ResignRule() if resign_threshold is None else ResignRule(resign_threshold)
         self.search = Search(policy_eval, value_eval, rollout, self.config)
         self.scorer = scorer or Scorer(rollout)   # the search's rollouts judge dead stones
         self.direct = None   # plain network answers for policy()/value() (GoGui analyze)
@@ -44,27 +42,20 @@ class MCTSPlayer(Player):
         self.verbose = False
         self._error_reported = False
 
-    @property
-    def max_playouts(self):
-        """Simulations a move at most (config.max_playouts; None: the clock alone)."""
-        return self.config.max_playouts or None
-
-    def genmove(self, game, color, budget, cleanup=False, report=None, interval=1.0,
-                limit=None):
-        """One search for the move (Search.run's stop rule): `budget` seconds, or up to
-        `limit` while the search is unsure, less once the move is decided."""
+    def genmove(self, game, color, limits, cleanup=False, report=None, interval=1.0):
+        """One search for the move (Search.run's stop rule): the limits' desired
+        seconds, up to their maximum while the search is unsure, less once the
+        move is decided; the time taken to set up the position counts."""
         start = time.monotonic()
         if self.should_pass(game, color, sensible_mask(game.board_for(color), color), cleanup):
             return PASS
         reused = self.search.set_position(game, color, cleanup, dynamic_komi=color == WHITE)
-        spent = time.monotonic() - start
-        seconds = max(0.01, budget - spent)
-        self.search.run(seconds, self.max_playouts, report=report, interval=interval,
-                        stop_when_decided=self.config.stop_when_decided,
-                        max_seconds=None if limit is None else limit - spent)
+        self.search.run(limits.after(time.monotonic() - start), report=report,
+                        interval=interval, stop_when_decided=self.config.stop_when_decided)
         elapsed = time.monotonic() - start
-        if elapsed > budget + 0.05 and self.verbose:
-            self.log(f'goengine: unsure, searched {elapsed - budget:.2f}s past the budget')
+        if limits.desired is not None and elapsed > limits.desired + 0.05 and self.verbose:
+            self.log(f'goengine: unsure, searched {elapsed - limits.desired:.2f}s past '
+                     f'the desired time')
         self._note(reused, self.search.last_sims, elapsed)
         self._report_network_error()
         if self.should_resign(game, color):
@@ -98,14 +89,15 @@ class MCTSPlayer(Player):
 
     def analyze(self, game, color, report, interrupt, interval=1.0):
         self.search.set_position(game, color)
-        self.search.run(None, None, interrupt=interrupt, report=report, interval=max(0.01, interval))
+        self.search.run(SearchLimits(), interrupt=interrupt, report=report,
+                        interval=max(0.01, interval))
 
     def ponder(self, game, interrupt):
         """Grow the tree for the position after our move until the next command."""
         if game.is_over():
             return
         self.search.set_position(game, game.to_move, dynamic_komi=game.to_move == BLACK)
-        self.search.run(None, None, interrupt=interrupt)
+        self.search.run(SearchLimits(), interrupt=interrupt)
 
     def policy(self, game, color):
         return self.direct.policy(game, color) if self.direct else None

@@ -19,10 +19,10 @@ import sys
 
 import numpy as np
 
-from goengine import PASS, WHITE
-from goengine.rollout import scoring
+from goengine import PASS
 from goengine.game.moves import RESIGN, MoveInfo  # noqa: F401  (the players' answers)
-from goengine.search.config import SearchConfig
+from goengine.players.resign import ResignRule
+from goengine.rollout import scoring
 
 def sensible_mask(board, color):
     """Bool array (size*size,): legal for `color` and not filling its own true eye."""
@@ -43,20 +43,19 @@ class Player:
     """
 
     name = 'player'
-    resign_threshold = 0.0     # win rate under which to resign; 0 never resigns
-    scorer = scoring.Scorer()  # judges dead stones; constructors take the engine's own
+    resign_rule = ResignRule(0.0)  # when to resign; a threshold of 0 never resigns
+    scorer = scoring.Scorer()      # judges dead stones; constructors take the engine's own
 
     # -- what a searching engine will override ---------------------------
 
-    def genmove(self, game, color, budget, cleanup=False, report=None, interval=1.0,
-                limit=None):
+    def genmove(self, game, color, limits, cleanup=False, report=None, interval=1.0):
         """The move `color` should play now: a point, PASS or RESIGN.
 
-        budget: seconds we should think; limit: the most we may (the clock's
-        maximum, for a search that is unsure). cleanup: kgs-genmove_cleanup, so do not
-        pass while dead opponent stones can still be captured. report: an
-        optional callable taking a list of MoveInfo, called about every
-        `interval` seconds while thinking (lz-genmove_analyze).
+        limits: a goengine.search.limits.SearchLimits, the time manager's (seconds
+        to aim for, the most while a search is unsure, playouts). cleanup:
+        kgs-genmove_cleanup, so do not pass while dead opponent stones can still
+        be captured. report: an optional callable taking a list of MoveInfo,
+        called about every `interval` seconds while thinking (lz-genmove_analyze).
         """
         mask = sensible_mask(game.board_for(color), color)
         if self.should_pass(game, color, mask, cleanup):
@@ -138,21 +137,16 @@ class Player:
             return False
         return scoring.winner(self.scorer.final_score(game.board)) == color
 
-    # no resigning during the first size*size*this plies
-    resign_opening_fraction = SearchConfig.resign_opening_fraction
-    resign_handicap_fraction = SearchConfig.resign_handicap_fraction
+    @property
+    def resign_threshold(self):
+        """The win rate under which this player resigns (0: never)."""
+        return self.resign_rule.threshold
 
     def should_resign(self, game, color):
-        """Resign below resign_threshold, never in the opening, never without an
-        estimate; White giving handicap later and only far lower."""
-        threshold, opening = self.resign_threshold, self.resign_opening_fraction
-        if color == WHITE and game.handicap:
-            threshold /= 1 + game.handicap
-            opening = max(opening, self.resign_handicap_fraction)
-        if threshold <= 0 or game.move_number < game.size * game.size * opening:
+        """The resign rule (goengine.players.resign) on this player's own estimate."""
+        if self.resign_rule.threshold <= 0:
             return False
-        winrate = self.resign_estimate(game, color)
-        return winrate is not None and winrate < threshold
+        return self.resign_rule.should_resign(game, color, self.resign_estimate(game, color))
 
     def resign_estimate(self, game, color):
         """The win rate the resign rule trusts: the value network's, where there is one."""
@@ -168,8 +162,7 @@ class SimplePlayer(Player):
         self.rng = random.Random(seed)
         self.scorer = scorer or self.scorer
 
-    def genmove(self, game, color, budget, cleanup=False, report=None, interval=1.0,
-                limit=None):
+    def genmove(self, game, color, limits, cleanup=False, report=None, interval=1.0):
         mask = sensible_mask(game.board_for(color), color)
         if self.should_pass(game, color, mask, cleanup):
             return PASS
@@ -204,7 +197,7 @@ class PolicyPlayer(Player):
         self.value_eval = value_eval
         self.temperature = temperature or None
         self.rng = np.random.default_rng(seed)
-        self.resign_threshold = resign_threshold if value_eval is not None else 0.0
+        self.resign_rule = ResignRule(resign_threshold if value_eval is not None else 0.0)
         self.fallback = SimplePlayer(scorer=self.scorer)
         self.log = log or (lambda msg: print(msg, file=sys.stderr, flush=True))
         self._warned_sizes = set()
@@ -218,11 +211,10 @@ class PolicyPlayer(Player):
                      f'playing random sensible moves on {size}x{size}')
         return False
 
-    def genmove(self, game, color, budget, cleanup=False, report=None, interval=1.0,
-                limit=None):
+    def genmove(self, game, color, limits, cleanup=False, report=None, interval=1.0):
         if not self._fits(self.policy_eval, game.size):
-            return self.fallback.genmove(game, color, budget, cleanup, report, interval)
-        return super().genmove(game, color, budget, cleanup, report, interval)
+            return self.fallback.genmove(game, color, limits, cleanup, report, interval)
+        return super().genmove(game, color, limits, cleanup, report, interval)
 
     def policy(self, game, color):
         if not self._fits(self.policy_eval, game.size):

@@ -14,6 +14,7 @@ default weights, the value network found beside the policy, the word 'none'
 for no network, and relative paths looked up in the installation.
 """
 
+import argparse
 import os
 import sys
 
@@ -25,10 +26,21 @@ NO_NETWORK = 'none'
 
 
 def add_device_flag(parser):
-    """--device, as every program that runs a network takes it (inference.pick_device)."""
-    parser.add_argument('--device', default='auto', metavar='NAME',
+    """--device, as every program that runs a network takes it: resolved while the
+    flags are parsed (inference.pick_device), so args.device is a device that is
+    there, and one that is not stops the program before anything loads."""
+    parser.add_argument('--device', default='auto', metavar='NAME', type=device_name,
                         help='where the networks run: auto (a CUDA GPU, else Apple MPS, else '
                              'the CPU), cpu, cuda, cuda:N or mps (default: %(default)s)')
+
+
+def device_name(text):
+    """argparse type of --device: the torch device `text` names on this machine."""
+    from goengine.nn import inference   # torch: only when a device is asked for
+    try:
+        return inference.pick_device(text)
+    except inference.DeviceError as exc:
+        raise argparse.ArgumentTypeError(str(exc)) from None
 
 
 def is_none(path):

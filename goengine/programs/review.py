@@ -23,6 +23,7 @@ from goengine import BLACK, PASS, WHITE
 from goengine.game import coords
 from goengine.game.state import GameError, from_record
 from goengine.programs.loading import DEFAULT_WEIGHTS, add_device_flag
+from goengine.search.limits import SearchLimits
 
 SWINGS_LABELLED = 3
 
@@ -75,7 +76,7 @@ def analyse(record, player, seconds=None, visits=None, progress=None, moves=(1, 
             color = record.moves[number - 1][0] if number <= len(record.moves) else game.to_move
             search = player.search
             search.set_position(game, color)
-            search.run(seconds, visits)
+            search.run(SearchLimits(seconds, playouts=visits))
             infos = search.infos(1)
             winrate = search.root_winrate()
             if infos:
@@ -272,14 +273,13 @@ def main(argv=None):
         print(f'goengine-review: --moves starts at {args.moves[0]}, but the game has '
               f'{len(record.moves)} moves', file=sys.stderr)
         return 2
-    from goengine.nn import inference, netfile
+    from goengine.nn import netfile
     from goengine.programs import loading
     weights, value_weights = loading.network_paths(args.weights, args.value_weights)
     try:
-        device = inference.pick_device(args.device)
         player = loading.load_player('search', weights, value_weights,
-                                     log=lambda message: None, device=device)
-    except (inference.DeviceError, netfile.NetworkLoadError) as exc:
+                                     log=lambda message: None, device=args.device)
+    except netfile.NetworkLoadError as exc:
         print(f'goengine-review: {exc}', file=sys.stderr)
         return 1
     try:

@@ -15,7 +15,7 @@ from dataclasses import dataclass, fields, replace
 ACCELERATOR_BATCH = 64
 
 
-@dataclass
+@dataclass(frozen=True)
 class SearchConfig:
     # -- AlphaGo 2016, Methods / Extended Data Table 5 --------------------
     c_puct: float = 5.0          # exploration constant in u(s,a)
@@ -23,7 +23,7 @@ class SearchConfig:
     virtual_loss: int = 3        # n_vl: losses charged to a path while its simulation runs
     expand_threshold: int = 40   # n_thr: visits before a leaf gets children of its own
     policy_temperature: float = 0.67   # beta: softmax temperature of the SL policy priors
-    resign_q: float = -0.8       # resign when max_a Q(s,a) < -0.8 (win rate < 10%)
+    # (AlphaGo's resign_q = -0.8 is goengine.players.resign.ResignRule's 10 %.)
 
     # -- ours ------------------------------------------------------------
     # AlphaGo adjusted n_thr "dynamically to ensure that the rate at which
@@ -40,8 +40,7 @@ class SearchConfig:
     max_pending_value: int = 32
     batch_size: int = 16         # most positions per network call
 
-    # -- limits: how much the search may use ---------------------------------
-    max_playouts: int = 0        # simulations a move at most (--playouts); 0: the clock alone
+    # -- how the search spends a move's limits (goengine.search.limits) -----
     stop_when_decided: bool = True  # stop once no other move can catch up (Search.decided),
                                  # saving the time for the clock; False: every move takes
                                  # its whole time (--spend-full-time)
@@ -77,13 +76,8 @@ class SearchConfig:
                                  # open board, and an early pass loses the game
     seed: int = 0
 
-    # -- resigning (the rule is AlphaGo's resign_q above; these guard it) ----
-    resign_opening_fraction: float = 1 / 6  # never resign in the first size*size/6 plies
-    resign_min_visits: int = 100  # never resign on a root with fewer visits (noise)
-    resign_handicap_fraction: float = 0.5  # White giving handicap waits this share of the
-                                 # board's plies, and needs a win rate below the threshold
-                                 # divided by (1 + stones): rollouts and networks trained on
-                                 # even games see the stones as a lost game at first
+    # -- the win rate the resign rule trusts (goengine.players.resign) ----
+    resign_min_visits: int = 100  # no estimate from a root with fewer visits (noise)
     resign_visit_share: float = 0.05  # max_a Q counts only moves with this share of the most
                                  # visited move's visits (a barely tried move's Q is noise)
 
@@ -94,8 +88,8 @@ class SearchConfig:
             raise ValueError('c_puct, virtual_loss and expand_threshold must be >= 0')
         if self.policy_temperature <= 0:
             raise ValueError('policy_temperature must be > 0')
-        if self.max_playouts < 0 or self.net_threads < 1:
-            raise ValueError('need max_playouts >= 0 and net_threads >= 1')
+        if self.net_threads < 1:
+            raise ValueError('need net_threads >= 1')
         if self.sim_threads < 0 or self.batch_size < 1 or self.max_nodes < 1000:
             raise ValueError('need sim_threads >= 0, batch_size >= 1, max_nodes >= 1000')
         if not 0.0 <= self.pass_prior < 1.0:
@@ -148,11 +142,6 @@ class SearchConfig:
             return self.sim_threads
         cores = len(os.sched_getaffinity(0)) if hasattr(os, 'sched_getaffinity') else os.cpu_count()
         return max(1, (cores or 1) - (self.net_threads if networks else 0))
-
-    @property
-    def resign_winrate(self):
-        """resign_q as a win rate: Q in [-1, 1] maps to (1 + Q) / 2."""
-        return (1.0 + self.resign_q) / 2.0
 
 
 def _read(kind, text):

@@ -34,6 +34,9 @@ from goengine import PASS, WHITE
 from goengine.search._tree import Tree
 from goengine.game.moves import MoveInfo
 from goengine.search.config import SearchConfig
+from goengine.search.limits import SearchLimits
+
+UNLIMITED = SearchLimits()
 
 
 class ThresholdControl:
@@ -169,20 +172,20 @@ class Search:
 
     # -- thinking -----------------------------------------------------------
 
-    def run(self, seconds=None, max_sims=None, interrupt=None, report=None, interval=1.0,
-            stop_when_decided=False, max_seconds=None):
+    def run(self, limits=UNLIMITED, interrupt=None, report=None, interval=1.0,
+            stop_when_decided=False):
         """Search, in one start of the threads, until the stop rule says so.
 
-        The rule, whichever comes first: `max_sims` simulations are done;
-        `interrupt.wait()` says stop; `seconds` have passed and the search is not
-        unsure (see unsure); it is unsure but `max_seconds` (at least `seconds`)
-        have passed; with stop_when_decided, no other move can catch up with the
-        most visited one in the time left (see decided). report(infos) is
-        called about every `interval` seconds and once at the end."""
+        The rule, whichever comes first (`limits`, a SearchLimits): its playouts
+        are done; `interrupt.wait()` says stop; its desired seconds have passed
+        and the search is not unsure (see unsure); it is unsure but its maximum
+        seconds have passed; with stop_when_decided, no other move can catch up
+        with the most visited one in the time left (see decided). report(infos)
+        is called about every `interval` seconds and once at the end."""
         start = time.monotonic()
-        deadline = start + seconds if seconds is not None else math.inf
-        last_deadline = start + max(seconds, max_seconds) if (
-            seconds is not None and max_seconds is not None) else deadline
+        max_sims = limits.playouts
+        deadline = start + limits.desired if limits.desired is not None else math.inf
+        last_deadline = start + limits.longest if limits.longest is not None else math.inf
         self._wait_for_root_priors(start, deadline)
         before = self.tree.sims_done
         self.tree.start(max_sims)

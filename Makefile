@@ -41,8 +41,8 @@ test-slow: setup test-deps
 	$(PY) -m pytest -q -m slow $(PYTEST_ARGS)
 
 bench: setup
-	$(PY) tools/bench_board.py
-	$(PY) tools/bench_nets.py
+	$(PY) tools/bench/bench_board.py
+	$(PY) tools/bench/bench_nets.py
 
 clean:
 	rm -rf build goengine/*/*.so goengine/*/_*.c *.egg-info $(VENV)/.built

@@ -32,7 +32,8 @@ setup(
     name="goengine",
     version="0.1.0",
     description="A Go engine in the shape of AlphaGo (Nature 2016), for ordinary CPUs",
-    packages=find_packages(include=["goengine", "goengine.*", "training", "training.*"]),
+    packages=find_packages(include=["goengine", "goengine.*", "training", "training.*",
+                                    "harness", "harness.*"]),
     package_data={"goengine": ["*/*.pxd", "*/*.pyx"]},
     ext_modules=cythonize(
         [extension(name) for name in EXTENSIONS],

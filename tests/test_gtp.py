@@ -27,7 +27,7 @@ from goengine.game.moves import MoveInfo
 from goengine.players.player import PolicyPlayer, SimplePlayer
 from goengine.search.config import SearchConfig
 from goengine.players.resign import ResignRule
-from ladder_vs_gnugo import GnuGo
+from harness.gnugo import GnuGo
 from tests.test_ladders_gnugo import GNUGO
 
 REPO = Path(__file__).resolve().parent.parent

@@ -10,7 +10,8 @@ import torch
 from goengine import BLACK, WHITE
 from goengine.nn import features, netfile, nets
 from tests.test_labels import walls_game
-from tests.test_training_tools import random_game, tool
+from tests.programs import tool
+from tests.test_training_tools import random_game
 from training import labels as L
 from training import sampler
 from training.dataset import GameStore, load_split

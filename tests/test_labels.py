@@ -1,6 +1,5 @@
 """Final-board labels (training/labels.py, tools/label_games.py) on small hand-made games."""
 
-import importlib.util
 import os
 
 import numpy as np
@@ -10,6 +9,7 @@ from goengine import BLACK, PASS, WHITE
 from goengine.programs.loading import load_rollout
 from goengine.rollout.scoring import Scorer
 from goengine.game.sgffile import Game
+from tests import programs
 from training import labels as L
 from training.dataset import GameStore
 
@@ -94,20 +94,12 @@ def test_a_resigned_game_with_real_rollouts(scorer):
     assert owner[0, 0] > 0 and owner[0, 8] < 0
 
 
-def label_games_tool():
-    spec = importlib.util.spec_from_file_location(
-        "label_games", os.path.join(REPO, "tools", "label_games.py"))
-    module = importlib.util.module_from_spec(spec)
-    spec.loader.exec_module(module)
-    return module
-
-
 def test_the_tool_labels_resumes_and_reports(tmp_path, capsys):
     games = [walls_game("B+11.5", BLACK), walls_game("W+3.5", WHITE),
              walls_game("B+R", BLACK), walls_game("W+T", WHITE)] * 3
     store_path = str(tmp_path / "toy-train.npz")
     GameStore.from_games(games).save(store_path)
-    tool = label_games_tool()
+    tool = programs.tool("label_games")
     tool.main(["--store", store_path, "--games", "5", "--rollouts", "64", "--no-progress"])
     path = L.labels_path(store_path)
     assert path == str(tmp_path / "toy-train.labels.npz")

@@ -5,7 +5,7 @@ import shutil
 
 import pytest
 
-import ladder_vs_gnugo
+from tests.programs import tool
 
 from tests.conftest import DATA_DIR
 
@@ -17,6 +17,6 @@ HELD_OUT = DATA_DIR / "tygem-9d-2016-12.sgfs.gz"
 def test_ladders_agree_with_gnugo():
     if not HELD_OUT.exists():
         pytest.skip("game records not found")
-    agree, total, _ = ladder_vs_gnugo.compare(str(HELD_OUT), 150, seed=3, gnugo_path=GNUGO)
+    agree, total, _ = tool("ladder_vs_gnugo").compare(str(HELD_OUT), 150, seed=3, gnugo_path=GNUGO)
     assert total > 1000
     assert agree / total >= 0.98

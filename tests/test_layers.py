@@ -77,3 +77,16 @@ def test_the_walk_finds_an_upward_import(tmp_path):
     (fake / "game" / "_bad.pyx").write_text("from goengine.nn._features cimport x\n")
     (fake / "game" / "ok.py").write_text("from goengine import BLACK\nimport numpy\n")
     assert len(upward_imports(fake)) == 2
+
+
+def test_every_program_in_tools_answers_help():
+    """tools/ holds programs only (shared code lives in packages), each with --help."""
+    import subprocess
+    import sys
+    tools = ROOT.parent / "tools"
+    programs = sorted(p for p in tools.iterdir() if p.is_file())
+    assert programs and all(p.suffix in (".py", ".sh") for p in programs)
+    for program in programs:
+        command = ([sys.executable] if program.suffix == ".py" else ["bash"]) + [str(program)]
+        result = subprocess.run(command + ["--help"], capture_output=True, text=True, timeout=120)
+        assert result.returncode == 0 and "usage" in result.stdout.lower(), (program, result.stderr)

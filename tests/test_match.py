@@ -11,7 +11,8 @@ from pathlib import Path
 import pytest
 from sgfmill import sgf
 
-import match
+from harness import match
+from tests.programs import tool
 
 REPO = Path(__file__).resolve().parent.parent
 
@@ -47,7 +48,7 @@ for line in sys.stdin:
 
 
 def run_match(capsys, out, *args):
-    assert match.main(['--out', str(out), '--size', '9', *args]) == 0
+    assert tool('match').main(['--out', str(out), '--size', '9', *args]) == 0
     lines = capsys.readouterr().out.strip().splitlines()
     return lines, LAST_LINE.match(lines[-1])
 
@@ -199,7 +200,7 @@ def test_summary_counts_ours_from_either_colour():
 # -- tools/clock_game.py ------------------------------------------------------------
 
 def test_canadian_clock_main_time_then_blocks():
-    import clock_game
+    clock_game = tool("clock_game")
     clock = clock_game.CanadianClock(10, 6, 2)
     assert clock.setup_commands() == ['time_settings 10 6 2']
     assert clock.before_move(match.BLACK) == ['time_left b 10 0']
@@ -214,7 +215,7 @@ def test_canadian_clock_main_time_then_blocks():
 
 
 def test_canadian_clock_without_main_time_is_a_deadline_per_move():
-    import clock_game
+    clock_game = tool("clock_game")
     clock = clock_game.CanadianClock(0, 5, 1)
     for _ in range(3):
         assert clock.before_move(match.WHITE) == ['time_left w 5 1']
@@ -224,7 +225,7 @@ def test_canadian_clock_without_main_time_is_a_deadline_per_move():
 
 
 def test_clock_game_between_random_engines(tmp_path, capsys):
-    import clock_game
+    clock_game = tool("clock_game")
     code = clock_game.main(['--size', '9', '--ours', OURS, '--opponent', OURS, '--scorer', 'none',
                             '--min-moves', '10', '--max-moves', '30', '--rss-every', '5',
                             '--out', str(tmp_path)])

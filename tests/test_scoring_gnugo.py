@@ -4,9 +4,11 @@ from pathlib import Path
 
 import pytest
 
-import scoring_vs_gnugo
+from tests.programs import tool
 
 from tests.test_ladders_gnugo import GNUGO, HELD_OUT
+
+scoring_vs_gnugo = tool("scoring_vs_gnugo")
 
 
 @pytest.mark.skipif(GNUGO is None, reason="GNU Go is not installed (apt-get install gnugo)")

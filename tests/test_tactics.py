@@ -9,14 +9,17 @@ import sys
 from pathlib import Path
 
 import pytest
-import regress
-import tactics_suite
-from ladder_vs_gnugo import GnuGo
-from tactics_suite import READING_OF_TASK, dragon_statuses, reading
 
 from goengine import BLACK, WHITE
 from goengine.game import coords, sgffile
 from goengine.game.state import from_record
+from harness.gnugo import GnuGo
+from tests.programs import tool
+
+regress = tool("regress")
+tactics_suite = tool("tactics_suite")
+READING_OF_TASK = tactics_suite.READING_OF_TASK
+dragon_statuses, reading = tactics_suite.dragon_statuses, tactics_suite.reading
 
 REPO = Path(__file__).resolve().parent.parent
 SUITE = REPO / 'tests' / 'tactics' / 'suite.tst'

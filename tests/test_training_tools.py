@@ -17,6 +17,7 @@ import torch
 from goengine import BLACK, Board
 from goengine.game import coords
 from goengine.nn import features, netfile
+from tests.programs import tool
 from training import trainer
 from training.dataset import GameStore, load_split
 from training.sampler import BatchStream, BatchWorkers, PackedPlanes, PolicyExamples, ValueExamples
@@ -56,13 +57,6 @@ def data(tmp_path_factory):
             for _ in range(count):
                 f.write(random_game(rng) + "\n")
     return folder
-
-
-def tool(name):
-    spec = importlib.util.spec_from_file_location(name, os.path.join(REPO, "tools", f"{name}.py"))
-    module = importlib.util.module_from_spec(spec)
-    spec.loader.exec_module(module)
-    return module
 
 
 def train_args(data, tmp_path, run, *extra):

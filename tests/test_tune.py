@@ -9,8 +9,10 @@ from pathlib import Path
 
 import pytest
 
-import tune
+from tests.programs import tool
 from tests.test_match import FAKE_ENGINE
+
+tune = tool("tune")
 
 REPO = Path(__file__).resolve().parent.parent
 

@@ -34,8 +34,8 @@ import statistics
 import sys
 from pathlib import Path
 
-import match
-from match import BLACK, REPO, MoveLimit, Side
+from harness import match
+from harness.match import BLACK, REPO, MoveLimit, Side
 
 
 class CanadianClock:

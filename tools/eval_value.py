@@ -16,27 +16,15 @@ import sys
 
 import numpy as np
 
-from training.sampler import ValueExamples, game_examples
+from training.sampler import ValueExamples
 from goengine.game.sgffile import read_games
 
 from training import evaluation
+from training.evaluation import sampled_example
 
 BATCH = 256
 PHASES = ("opening (first third of the game)", "middle game (second third)",
           "endgame (last third)")
-
-
-def sampled_example(maker, game, rng):
-    """(planes, target, phase 0/1/2, move index) at one random eligible move of `game`, or None."""
-    eligible = maker.eligible(game)
-    if not eligible:
-        return None
-    pick = int(rng.choice(eligible))
-    examples = game_examples(maker, game, [pick], [0])
-    if not examples:   # the record broke before that move
-        return None
-    planes, target = examples[0]
-    return planes, target, min(2, 3 * pick // len(game.moves)), pick
 
 
 def main(argv=None):

@@ -15,60 +15,13 @@ Last line: `agreement=0.XXXX strings=N`.
 
 import argparse
 import random
-import subprocess
-from pathlib import Path
 
-from goengine import BLACK, WHITE, opponent
+from goengine import opponent
 from goengine.game import coords
 from goengine.game.sgffile import iter_positions, read_games
+from harness.gnugo import COLOR_NAME, GNUGO, GnuGo
+from training.dataset import HELD_OUT_FILE
 
-GNUGO = "/usr/games/gnugo"
-DEFAULT_SGF = Path(__file__).resolve().parents[2] / "shared/data/tygem-9d/tygem-9d-2016-12.sgfs.gz"
-COLOR_NAME = {BLACK: "black", WHITE: "white"}
-
-
-class GnuGo:
-    """A GNU Go process spoken to over GTP."""
-
-    def __init__(self, path=GNUGO, options=("--level", "0")):
-        self.proc = subprocess.Popen([path, "--mode", "gtp", *options], stdin=subprocess.PIPE,
-                                     stdout=subprocess.PIPE, text=True, bufsize=1)
-
-    def send(self, command):
-        self.proc.stdin.write(command + "\n")
-        self.proc.stdin.flush()
-        lines = []
-        while True:
-            line = self.proc.stdout.readline()
-            if line == "":
-                raise RuntimeError("GNU Go exited")
-            if line.strip() == "" and lines:
-                break
-            lines.append(line.strip())
-        reply = " ".join(lines)
-        if reply.startswith("?"):
-            raise RuntimeError(f"GNU Go refused {command!r}: {reply}")
-        return reply[1:].strip()
-
-    def set_position(self, board):
-        size = board.size
-        self.send(f"boardsize {size}")
-        self.send("clear_board")
-        stones = board.stones()
-        for move in range(size * size):
-            color = stones[move // size, move % size]
-            if color:
-                self.send(f"play {COLOR_NAME[color]} {coords.to_gtp(move, size)}")
-
-    def ladder_capturable(self, move, size):
-        """Does the ladder capture the chain outright?  GNU Go answers 1 for
-        that, and 2 or 3 when the capture needs a ko, which is no ladder
-        capture for our planes."""
-        return self.send(f"ladder_attack {coords.to_gtp(move, size)}").split()[0] == "1"
-
-    def close(self):
-        self.proc.stdin.close()
-        self.proc.wait(timeout=10)
 
 
 def chains(board):
@@ -146,7 +99,7 @@ def compare(sgf_path, count, seed=1, gnugo_path=GNUGO):
 def main():
     parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     parser.add_argument("--positions", type=int, default=300)
-    parser.add_argument("--sgf", default=str(DEFAULT_SGF))
+    parser.add_argument("--sgf", default=HELD_OUT_FILE)
     parser.add_argument("--seed", type=int, default=1)
     parser.add_argument("--show", type=int, default=3, help="print this many disagreements")
     args = parser.parse_args()

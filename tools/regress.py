@@ -23,7 +23,7 @@ import sys
 import time
 from dataclasses import dataclass
 
-from gtp_client import EngineError, GtpFailure, GtpProcess
+from harness.gtp_client import EngineError, GtpFailure, GtpProcess
 
 REPO = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 DEFAULT_ENGINE = (f"{shlex.quote(sys.executable)} {shlex.quote(os.path.join(REPO, 'gtp_main.py'))}"

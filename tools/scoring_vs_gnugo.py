@@ -31,8 +31,9 @@ from goengine.rollout import scoring
 from goengine.rollout.rollout_weights import DEFAULT_PATH, load as load_rollout
 from goengine.game.sgffile import SgfError, new_board, read_games
 from goengine.search.limits import SearchLimits
-from ladder_vs_gnugo import DEFAULT_SGF, GNUGO, GnuGo
-from match import parse_score
+from harness.gnugo import GNUGO, GnuGo
+from harness.match import parse_score
+from training.dataset import HELD_OUT_FILE
 
 
 def counted(game):
@@ -140,7 +141,7 @@ def main(argv=None):
     parser = argparse.ArgumentParser(description=__doc__,
                                      formatter_class=argparse.RawDescriptionHelpFormatter)
     parser.add_argument("--games", type=int, default=100)
-    parser.add_argument("--sgf", default=str(DEFAULT_SGF))
+    parser.add_argument("--sgf", default=HELD_OUT_FILE)
     parser.add_argument("--playouts", type=int, default=scoring.DEFAULT_PLAYOUTS)
     parser.add_argument("--rollout-weights", default=DEFAULT_PATH)
     parser.add_argument("--seed", type=int, default=1)

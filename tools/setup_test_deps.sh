@@ -4,6 +4,13 @@
 # client, driven by tests/test_gtp.py).  Each step only warns when it cannot
 # run; the tests that need the missing piece then skip and say why.
 set -u
+case "${1:-}" in
+    -h|--help)
+        echo "usage: tools/setup_test_deps.sh  (make test runs it)"
+        echo "Installs what the tests need besides Python packages: GNU Go with apt-get"
+        echo "(as root only), and @sabaki/gtp with npm ci in tests/sabaki."
+        exit 0;;
+esac
 cd "$(dirname "$0")/.."
 
 if ! command -v gnugo >/dev/null 2>&1 && [ ! -x /usr/games/gnugo ]; then

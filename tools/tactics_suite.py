@@ -42,7 +42,7 @@ from typing import NamedTuple
 
 import numpy as np
 
-from ladder_vs_gnugo import GnuGo
+from harness.gnugo import GnuGo
 
 from goengine import BLACK, WHITE
 from goengine.game import coords, sgffile

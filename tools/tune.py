@@ -25,7 +25,7 @@ import math
 import sys
 from pathlib import Path
 
-import match
+from harness import match
 
 
 def expected_score(elo):

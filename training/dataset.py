@@ -22,6 +22,7 @@ DATA_DIR = os.environ.get("GOENGINE_DATA",
 # Fixed validation/test split: every game of these files is held out and never
 # trained on; all other *.sgfs.gz files in DATA_DIR are training data.
 VALIDATION_FILES = ("tygem-9d-2016-12.sgfs.gz",)
+HELD_OUT_FILE = os.path.join(DATA_DIR, VALIDATION_FILES[0])   # the oracle checks' default games
 SPLIT_HELP = (f"Split: games of {', '.join(VALIDATION_FILES)} are held out for validation/test; "
               f"every other *.sgfs.gz in the data folder is training data.")
 

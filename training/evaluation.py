@@ -1,11 +1,13 @@
-"""What eval_policy.py and eval_value.py share: their command line and the
-network loading, so both tools take the same flags and fail the same way."""
+"""What eval_policy.py and eval_value.py share: their command line, the network
+loading and the one position drawn from each game, so both tools take the same
+flags and fail the same way."""
 
 import argparse
 
 from goengine.nn import inference, netfile
 from goengine.programs import loading
 from training.dataset import SPLIT_HELP, split_files
+from training.sampler import game_examples
 
 
 def parse_args(doc, kind, default_limit, argv=None, add_arguments=None):
@@ -43,3 +45,16 @@ def load_evaluator(args, kind):
     use_bf16 = False if args.fp32 else None   # None: half precision where it is fast
     return model, inference.NetworkEvaluator(model, use_bf16=use_bf16, threads=args.threads,
                                              device=args.device)
+
+
+def sampled_example(maker, game, rng):
+    """(planes, target, phase 0/1/2, move index) at one random eligible move of `game`, or None."""
+    eligible = maker.eligible(game)
+    if not eligible:
+        return None
+    pick = int(rng.choice(eligible))
+    examples = game_examples(maker, game, [pick], [0])
+    if not examples:   # the record broke before that move
+        return None
+    planes, target = examples[0]
+    return planes, target, min(2, 3 * pick // len(game.moves)), pick

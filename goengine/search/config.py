@@ -45,7 +45,7 @@ class SearchConfig:
                                  # saving the time for the clock; False: every move takes
                                  # its whole time (--spend-full-time)
     sim_threads: int = 0         # simulation threads (C, GIL released); 0: the cores the
-                                 # network thread leaves free, at least 1 (tools/bench_search.py)
+                                 # network thread leaves free, at least 1 (tools/bench/bench_search.py)
     net_threads: int = 1         # torch intra-op threads of the network thread (--threads);
                                  # on two cores one, so that the other runs simulations
     max_nodes: int = 2_000_000   # node pool cap (~48 bytes a node): memory stays bounded

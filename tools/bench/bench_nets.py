@@ -1,9 +1,9 @@
 """Measure network inference speed (fp32 vs bf16) and bf16's effect on move choice.
 
-    python tools/bench_nets.py                      # random k=192 policy net
-    python tools/bench_nets.py --weights W.pt       # a trained network file
-    python tools/bench_nets.py --agreement --weights W.pt --npz planes.npz
-    python tools/bench_nets.py --int8 --weights W.pt [--npz planes.npz]
+    python tools/bench/bench_nets.py                      # random k=192 policy net
+    python tools/bench/bench_nets.py --weights W.pt       # a trained network file
+    python tools/bench/bench_nets.py --agreement --weights W.pt --npz planes.npz
+    python tools/bench/bench_nets.py --int8 --weights W.pt [--npz planes.npz]
 
 Speed: positions/s through NetworkEvaluator for several batch sizes, fp32 and
 bf16 in one run, after a warm-up (the first calls build oneDNN kernels).

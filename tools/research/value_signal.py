@@ -18,7 +18,7 @@ the player to move (predicting 0 scores 1.0):
    margin turned into a value as in 1. If the policy's features carried the
    outcome, these would beat 1.0 after a few epochs.
 
-    .venv/bin/python tools/value_signal.py [--train-positions 12000] [--val-positions 2000]
+    .venv/bin/python tools/research/value_signal.py [--train-positions 12000] [--val-positions 2000]
 
 Training positions come from the training split, validation positions from
 the held-out file; seeds are fixed, so a rerun gives the same sample.

@@ -15,8 +15,8 @@
    of held-out human games (one position a game, as tools/eval_value.py draws
    them): what a network that learnt rollout labels perfectly would score.
 
-  .venv/bin/python tools/selfplay_labels.py --shards data/selfplay --weights weights/value-k64.pt
-  .venv/bin/python tools/selfplay_labels.py --rollouts 64 --positions 300
+  .venv/bin/python tools/research/selfplay_labels.py --shards data/selfplay --weights weights/value-k64.pt
+  .venv/bin/python tools/research/selfplay_labels.py --rollouts 64 --positions 300
 """
 
 import argparse

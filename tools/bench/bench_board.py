@@ -1,6 +1,6 @@
 """Board speed figures: light playouts, feature planes, copy + play.
 
-    python tools/bench_board.py [--playouts 20000] [--sgf FILE]
+    python tools/bench/bench_board.py [--playouts 20000] [--sgf FILE]
 
 Prints figures only; timings vary run to run, so compare within one run.
 """
@@ -8,15 +8,15 @@ Prints figures only; timings vary run to run, so compare within one run.
 import argparse
 import gzip
 import time
-from pathlib import Path
 
 import numpy as np
 from sgfmill import sgf, sgf_moves
 
 from goengine import Board
 from goengine.nn import features
+from training.dataset import HELD_OUT_FILE
 
-DEFAULT_SGF = Path(__file__).resolve().parents[2] / "shared/data/tygem-9d/tygem-9d-2016-12.sgfs.gz"
+DEFAULT_SGF = HELD_OUT_FILE
 
 
 def midgame_board(path, move_number=150):

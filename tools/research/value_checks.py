@@ -15,9 +15,9 @@ inspect: a value training checkpoint (--checkpoint) on its run's held-out
       256-unit layer and in the 1x1 layer's map, and the gradient norm of the
       value head's loss at the head against the trunk.
 
-    .venv/bin/python tools/value_checks.py fit                 # 2,048 positions, about a minute
-    .venv/bin/python tools/value_checks.py late --games 40000  # about 10 minutes with native bf16
-    .venv/bin/python tools/value_checks.py inspect --checkpoint runs/value64/checkpoint.pt
+    .venv/bin/python tools/research/value_checks.py fit                 # 2,048 positions, about a minute
+    .venv/bin/python tools/research/value_checks.py late --games 40000  # about 10 minutes with native bf16
+    .venv/bin/python tools/research/value_checks.py inspect --checkpoint runs/value64/checkpoint.pt
 """
 
 import argparse

@@ -14,10 +14,10 @@ search runs on one position for a few seconds and prints:
 Networks are random-initialised at the given size unless weight files are
 given (the speed is the same). Run it niced while training uses the cores:
 
-    nice -n 10 .venv/bin/python tools/bench_search.py --seconds 5
-    nice -n 10 .venv/bin/python tools/bench_search.py --size 9 --filters 8 --layers 3 --splits 1x1,2x1
-    nice -n 10 .venv/bin/python tools/bench_search.py --no-networks --splits 1x1,2x1
-    .venv/bin/python tools/bench_search.py --splits 1x1 --max-expand-threshold 40  # fixed n_thr
+    nice -n 10 .venv/bin/python tools/bench/bench_search.py --seconds 5
+    nice -n 10 .venv/bin/python tools/bench/bench_search.py --size 9 --filters 8 --layers 3 --splits 1x1,2x1
+    nice -n 10 .venv/bin/python tools/bench/bench_search.py --no-networks --splits 1x1,2x1
+    .venv/bin/python tools/bench/bench_search.py --splits 1x1 --max-expand-threshold 40  # fixed n_thr
 """
 
 import argparse

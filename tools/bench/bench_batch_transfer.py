@@ -9,7 +9,7 @@ real batch over and over, and the receiving process does what the trainer does
 with it on the CPU side (queue.get, then the tensor the device copy starts from),
 so the figure is the ceiling that receiving puts on positions/s.
 
-    .venv/bin/python tools/bench_batch_transfer.py [--batch 1024] [--batches 200]
+    .venv/bin/python tools/bench/bench_batch_transfer.py [--batch 1024] [--batches 200]
 """
 
 import argparse

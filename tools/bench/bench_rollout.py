@@ -7,7 +7,7 @@
 * sanity: rollouts from the final positions of held-out games decided by
   points agree with the recorded winner how often (chance: 50%)
 
-    nice -n 10 .venv/bin/python tools/bench_rollout.py [--weights weights/rollout.weights]
+    nice -n 10 .venv/bin/python tools/bench/bench_rollout.py [--weights weights/rollout.weights]
 """
 
 import argparse
@@ -21,7 +21,7 @@ from goengine.rollout import rollout_weights
 from goengine.rollout._rollout import RolloutPolicy
 from goengine.rollout.rollout_weights import DEFAULT_PATH
 from goengine.game.sgffile import new_board, read_games, SgfError
-from train_rollout import evaluate, holdout_games
+from training.rollout_training import evaluate, holdout_games
 
 from training.dataset import DATA_DIR, VALIDATION_FILES, split_files
 

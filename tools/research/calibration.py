@@ -11,10 +11,10 @@ player to move actually won. The last line is exactly
 `ece=0.XXXX positions=N`: the expected calibration error, the positions-weighted
 mean gap between predicted and won over the rows (0 is perfect).
 
-  .venv/bin/python tools/calibration.py --weights weights/value.pt
-  .venv/bin/python tools/calibration.py --engine --policy weights/sl.pt \\
+  .venv/bin/python tools/research/calibration.py --weights weights/value.pt
+  .venv/bin/python tools/research/calibration.py --engine --policy weights/sl.pt \\
       --weights weights/value.pt --lambda 0.5 --playouts 800 --limit 300
-  .venv/bin/python tools/calibration.py --engine --policy weights/sl.pt \\
+  .venv/bin/python tools/research/calibration.py --engine --policy weights/sl.pt \\
       --weights none --playouts 800 --limit 300          # rollouts alone
 """
 
@@ -23,7 +23,7 @@ import time
 
 import numpy as np
 
-from eval_value import sampled_example
+from training.evaluation import sampled_example
 from goengine.game.state import GameError, from_record
 from goengine.game.sgffile import read_games
 from goengine.search.limits import SearchLimits

@@ -9,7 +9,7 @@ AMX: inference.bf16_is_fast), so elsewhere it is timed only with --bf16: emulate
 a k=192 step takes about a minute, and the tool ran past ten minutes on
 two AVX2-only Zen 1 cores. Pause any training run first: it shares the cores.
 
-    .venv/bin/python tools/bench_train_step.py [--steps 12] [--compile] [--filters 192,64] [--bf16]
+    .venv/bin/python tools/bench/bench_train_step.py [--steps 12] [--compile] [--filters 192,64] [--bf16]
 """
 
 import argparse

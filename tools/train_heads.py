@@ -23,10 +23,7 @@ def parse_args(argv=None):
     parser = argparse.ArgumentParser(description=__doc__)
     trainer.add_arguments(parser, lr=0.0002, batch_size=256, positions_per_game=8,
                           run_dir="runs/heads")
-    parser.add_argument("--init-from-policy", metavar="FILE",
-                        help="start the trunk and policy head from a policy network file "
-                             "(weights/sl.pt) or policy training checkpoint; needs equal "
-                             "--filters/--layers")
+    trainer.add_policy_start(parser, "the trunk and the policy head")
     parser.add_argument("--value-weight", type=float, default=0.25, metavar="W",
                         help="weight of the value head's outcome MSE")
     parser.add_argument("--ownership-weight", type=float, default=1.0, metavar="W",

@@ -25,10 +25,7 @@ def parse_args(argv=None):
     parser = argparse.ArgumentParser(description=__doc__)
     trainer.add_arguments(parser, lr=0.01, batch_size=64, positions_per_game=1,
                           run_dir="runs/value")
-    parser.add_argument("--init-from-policy", metavar="CHECKPOINT",
-                        help="copy the trunk of a policy training checkpoint (runs/policy/"
-                             "checkpoint.pt) or policy network file (weights/sl.pt); needs equal "
-                             "--filters/--layers")
+    trainer.add_policy_start(parser, "the trunk")
     parser.add_argument("--late-fraction", type=float, metavar="F",
                         help="train only on positions after this fraction of each game "
                              "(e.g. 0.7: the last 30%%), where the outcome is mostly decided; "

@@ -21,16 +21,14 @@ tools/label_games.py writes the file; the trainer reads it with `read_labels`,
 which refuses a file that does not belong to its store.
 """
 
-import io
-import json
 import os
-import zipfile
 from typing import NamedTuple
 
 import numpy as np
 
 from goengine import BLACK, EMPTY, WHITE, IllegalMove
 from goengine.game.sgffile import SgfError, iter_positions, new_board
+from training import arrayfile
 
 FORMAT = "goengine-game-labels"
 FORMAT_VERSION = 1
@@ -92,38 +90,17 @@ def empty_labels(store):
 
 
 def write_labels(path, labels, meta):
-    """Write atomically (a temporary file renamed into place): a reader never sees half a file."""
-    header = dict(meta, format=FORMAT, version=FORMAT_VERSION)
-    tmp = f"{path}.tmp{os.getpid()}"
-    try:
-        with open(tmp, "wb") as f:
-            np.savez_compressed(f, meta=np.array(json.dumps(header)), **labels)
-        os.replace(tmp, path)
-    except BaseException:
-        if os.path.exists(tmp):
-            os.remove(tmp)
-        raise
+    """Write atomically (training/arrayfile.py): a reader never sees half a file."""
+    arrayfile.write(path, labels, dict(meta, format=FORMAT, version=FORMAT_VERSION),
+                    compressed=True)
 
 
 def read_labels(path, store=None):
     """(meta, labels) of a labels file; LabelError if it is damaged, of another
     format or version, or (given `store`) made for other games."""
     name = os.path.basename(path)
-    try:
-        with open(path, "rb") as f:
-            data = f.read()
-        with np.load(io.BytesIO(data), allow_pickle=False) as f:
-            meta = json.loads(str(f["meta"]))
-            labels = {key: f[key] for key in ARRAYS}
-    except KeyError as exc:
-        raise LabelError(f"{name}: not a labels file (no {exc.args[0]} array)") from None
-    except (OSError, ValueError, EOFError, zipfile.BadZipFile) as exc:
-        raise LabelError(f"{name}: unreadable or truncated ({exc})") from None
-    if not isinstance(meta, dict) or meta.get("format") != FORMAT:
-        raise LabelError(f"{name}: not a labels file")
-    if meta.get("version") != FORMAT_VERSION:
-        raise LabelError(f"{name}: labels format version {meta.get('version')}, "
-                         f"this program reads version {FORMAT_VERSION}")
+    meta, labels = arrayfile.read(path, ARRAYS, (FORMAT, "a labels file"), FORMAT_VERSION,
+                                  LabelError)
     n = len(labels["kind"])
     if any(len(labels[key]) != n for key in ARRAYS) or labels["ownership"].ndim != 3:
         raise LabelError(f"{name}: arrays of different lengths")

@@ -139,6 +139,14 @@ def add_arguments(parser, lr, batch_size, positions_per_game, run_dir):
     a("--no-progress", action="store_true", help="no tqdm progress bar")
 
 
+def add_policy_start(parser, what):
+    """--init-from-policy: `what` (e.g. "the trunk") starts as a policy network's."""
+    parser.add_argument("--init-from-policy", metavar="FILE",
+                        help=f"start {what} from a policy network file (weights/sl.pt) or a "
+                             f"policy training checkpoint (runs/policy/checkpoint.pt); needs "
+                             f"equal --filters/--layers")
+
+
 class Trainer:
     def __init__(self, task, args):
         self.task, self.args = task, args

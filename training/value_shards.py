@@ -10,13 +10,12 @@ lists the folder never sees half a file; a file that is damaged anyway is
 refused with one line naming it and the reason, and the stream skips it.
 """
 
-import io
-import json
 import os
 import time
-import zipfile
 
 import numpy as np
+
+from training import arrayfile
 
 FORMAT = "goengine-value-shard"
 FORMAT_VERSION = 1
@@ -34,36 +33,14 @@ def write_shard(path, records, meta):
     for name in ARRAYS:
         if len(records[name]) != count:
             raise ValueError(f"{name} has {len(records[name])} records, outcome {count}")
-    header = dict(meta, format=FORMAT, version=FORMAT_VERSION, count=count)
-    tmp = f"{path}.tmp{os.getpid()}"
-    try:
-        with open(tmp, "wb") as f:
-            np.savez(f, meta=np.array(json.dumps(header)), **records)
-        os.replace(tmp, path)
-    except BaseException:  # interrupted or failed: leave no half file behind
-        if os.path.exists(tmp):
-            os.remove(tmp)
-        raise
+    arrayfile.write(path, records, dict(meta, format=FORMAT, version=FORMAT_VERSION, count=count))
 
 
 def read_shard(path):
     """(meta dict, records dict) of one shard; ShardError if it is not a whole, valid shard."""
     name = os.path.basename(path)
-    try:
-        with open(path, "rb") as f:
-            data = f.read()
-        with np.load(io.BytesIO(data), allow_pickle=False) as f:
-            meta = json.loads(str(f["meta"]))
-            records = {key: f[key] for key in ARRAYS}
-    except KeyError as exc:
-        raise ShardError(f"{name}: not a value shard (no {exc.args[0]} array)") from None
-    except (OSError, ValueError, EOFError, zipfile.BadZipFile) as exc:
-        raise ShardError(f"{name}: unreadable or truncated ({exc})") from None
-    if not isinstance(meta, dict) or meta.get("format") != FORMAT:
-        raise ShardError(f"{name}: not a value shard (format {meta.get('format')!r})")
-    if meta.get("version") != FORMAT_VERSION:
-        raise ShardError(f"{name}: shard format version {meta.get('version')}, "
-                         f"this program reads version {FORMAT_VERSION}")
+    meta, records = arrayfile.read(path, ARRAYS, (FORMAT, "a value shard"), FORMAT_VERSION,
+                                   ShardError)
     count, size = meta.get("count"), meta.get("size")
     shape = (count, meta.get("planes"), size, size)
     expected = {"planes": (count, packed_bytes(shape[1:])), "to_move": (count,),

@@ -4,7 +4,8 @@ coordinates: GTP vertices ("D4"), SGF points ("dp") and (row, col) pairs.
 A move is row * size + col with row 0 at the bottom (GTP row 1), or PASS (-1).
 """
 
-PASS = -1
+from goengine import PASS
+
 GTP_COLUMNS = "ABCDEFGHJKLMNOPQRSTUVWXYZ"   # GTP skips I
 SGF_LETTERS = "abcdefghijklmnopqrstuvwxy"
 

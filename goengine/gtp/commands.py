@@ -45,12 +45,8 @@ def parse_vertex(text, size):
     return move
 
 
-def vertex(move, size):
-    return coords.to_gtp(move, size)
-
-
 def move_text(move, size):
-    return 'resign' if move == RESIGN else vertex(move, size)
+    return 'resign' if move == RESIGN else coords.to_gtp(move, size)
 
 
 # -- handler families -----------------------------------------------------
@@ -138,7 +134,7 @@ class SetupHandlers(Family):
         expect_args(args, 1)
         count = parse_int(args[0])
         points = self._place(lambda: placement(count, self.game.size))
-        return ' '.join(vertex(p, self.game.size) for p in points)
+        return ' '.join(coords.to_gtp(p, self.game.size) for p in points)
 
     @command('set_free_handicap')
     def set_free_handicap(self, args):
@@ -229,7 +225,7 @@ class PlayHandlers(Family):
             wanted = [p for p in points if p not in called['dead'] and p not in called['seki']]
         else:
             wanted = [p for p in points if p in called[status]]
-        return ' '.join(vertex(p, size) for p in wanted)
+        return ' '.join(coords.to_gtp(p, size) for p in wanted)
 
     @command('kgs-game_over')
     def game_over(self, args):
@@ -426,9 +422,9 @@ class GoguiHandlers(Family):
         probs, size = self._policy(args), self.game.size
         peak = max(float(probs.max()), 1e-9)
         points = [int(m) for m in probs.argsort()[::-1] if probs[m] > 0]
-        influence = ' '.join(f'{vertex(m, size)} {probs[m] / peak:.3f}' for m in points)
-        labels = ' '.join(f'{vertex(m, size)} {percent_label(probs[m])}' for m in points[:10])
-        best = f'{vertex(points[0], size)} {100 * probs[points[0]]:.1f}%' if points else 'none'
+        influence = ' '.join(f'{coords.to_gtp(m, size)} {probs[m] / peak:.3f}' for m in points)
+        labels = ' '.join(f'{coords.to_gtp(m, size)} {percent_label(probs[m])}' for m in points[:10])
+        best = f'{coords.to_gtp(points[0], size)} {100 * probs[points[0]]:.1f}%' if points else 'none'
         lines = [f'INFLUENCE {influence}' if influence else '',
                  f'LABEL {labels}' if labels else '',
                  f'TEXT policy best {best}']
@@ -466,7 +462,7 @@ class GoguiHandlers(Family):
         board, size = self.game.board, self.game.size
         test = getattr(board, method)
         points = [m for m in board.legal_moves(color) if m != PASS and test(m, color)]
-        names = ' '.join(vertex(m, size) for m in points)
+        names = ' '.join(coords.to_gtp(m, size) for m in points)
         who = 'Black' if color == BLACK else 'White'
         lines = [f'SQUARE {names}' if names else '', f'TEXT {who} {label}: {names or "none"}']
         return '\n'.join(line for line in lines if line)
@@ -513,10 +509,10 @@ def format_info(infos, size, number, score=False):
     besides KataGo's scoreLead, which `score` adds where a move has one)."""
     parts = []
     for order, info in enumerate(infos):
-        pv = ' '.join(vertex(m, size) for m in (info.pv or [info.move]))
+        pv = ' '.join(coords.to_gtp(m, size) for m in (info.pv or [info.move]))
         lead = (f'scoreLead {info.score_lead:.2f} '
                 if score and info.score_lead is not None else '')
-        parts.append(f'info move {vertex(info.move, size)} visits {int(info.visits)} '
+        parts.append(f'info move {coords.to_gtp(info.move, size)} visits {int(info.visits)} '
                      f'winrate {number(info.winrate)} {lead}prior {number(info.prior)} '
                      f'lcb {number(info.lcb)} order {order} pv {pv}')
     return ' '.join(parts)

@@ -104,10 +104,6 @@ def percent(x):
     return '?' if x is None else f'{100 * x:.1f} %'
 
 
-def vertex(move, size):
-    return coords.to_gtp(move, size)
-
-
 def annotate(data, record, positions, bad, doubtful):
     """The original SGF with comments, marks and variations added; bytes."""
     from sgfmill import sgf
@@ -123,14 +119,14 @@ def annotate(data, record, positions, bad, doubtful):
         lines = [f'{who} win rate: {percent(here.winrate)} before this move, '
                  f'{percent(None if after is None else 1 - after)} after it'
                  + ('' if loss is None else f' ({-100 * loss:+.1f})') + '.',
-                 f'goengine prefers {vertex(here.best, size)} ({percent(here.best_winrate)}, '
+                 f'goengine prefers {coords.to_gtp(here.best, size)} ({percent(here.best_winrate)}, '
                  f'{here.visits} visits).']
         if here.score is not None:
             leader = here.color if here.score >= 0 else BLACK + WHITE - here.color
             lines.append(f"Score estimate before this move: {'Black' if leader == BLACK else 'White'} "
                          f'ahead by {abs(here.score):.1f} points (mean of the rollouts).')
         if here.pv:
-            lines.append('Variation: ' + ' '.join(vertex(m, size) for m in here.pv))
+            lines.append('Variation: ' + ' '.join(coords.to_gtp(m, size) for m in here.pv))
         old = node.get('C') + '\n\n' if node.has_property('C') else ''
         node.set('C', old + '\n'.join(lines))
         if loss is not None and loss > bad:
@@ -181,7 +177,7 @@ def draw_graph(record, positions, path):
         color, move = record.moves[number - 1]
         black_after = positions[i + 1].winrate if positions[i + 1].color == BLACK \
             else 1 - positions[i + 1].winrate
-        label = f"{number}. {'B' if color == BLACK else 'W'} {vertex(move, record.size)}"
+        label = f"{number}. {'B' if color == BLACK else 'W'} {coords.to_gtp(move, record.size)}"
         ax.annotate(label, (number, 100 * black_after), textcoords='offset points',
                     xytext=(0, 10), ha='center', fontsize=8, color='darkred',
                     arrowprops=dict(arrowstyle='-', color='darkred', lw=0.6))

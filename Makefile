@@ -35,10 +35,10 @@ test-deps:
 	@tools/setup_test_deps.sh >&2
 
 test: setup test-deps
-	$(PY) -m pytest -q $(PYTEST_ARGS)
+	$(PY) -m pytest -q -rs $(PYTEST_ARGS)
 
 test-slow: setup test-deps
-	$(PY) -m pytest -q -m slow $(PYTEST_ARGS)
+	$(PY) -m pytest -q -rs -m slow $(PYTEST_ARGS)
 
 bench: setup
 	$(PY) tools/bench/bench_board.py

@@ -1,5 +1,6 @@
 #!/usr/bin/env python3
-"""goengine's GTP front end: `python gtp_main.py [options]`, then speak GTP v2 on stdin/stdout.
+"""goengine's GTP front end: `.venv/bin/python gtp_main.py [options]`, then speak GTP v2 on
+stdin/stdout.
 
 Only GTP goes to stdout; every log line goes to stderr. Use with a GUI
 (Sabaki, GoGui, Lizzie), a match runner (gogui-twogtp) or a server bridge.
@@ -15,9 +16,10 @@ DESCRIPTION = """\
 Run goengine as a GTP version 2 engine on stdin/stdout.
 
 Moves come from the APV-MCTS search (goengine.search.search): the SL policy
-network's priors, the value network (if given) and fast rollouts, mixed as in
-AlphaGo. --weights none plays random sensible moves instead (no network
-needed: for testing GUIs and the protocol)."""
+network's priors and fast rollouts, with a value network's evaluations mixed in
+as in AlphaGo when one is given (none ships by default). --weights none plays
+random sensible moves instead (no network needed: for testing GUIs and the
+protocol)."""
 
 EPILOG = """\
 time: with time settings from the controller (time_settings,
@@ -27,8 +29,11 @@ the middle game and keeping a safety margin, and thinks up to twice its budget
 without them every move gets --time-per-move seconds (default 5).
 
 examples:
-  python gtp_main.py --weights weights/sl.pt --value-weights weights/value.pt
-  python gtp_main.py --weights none --verbose"""
+  .venv/bin/python gtp_main.py                           # the search, weights/sl.pt, 5 s a move
+  .venv/bin/python gtp_main.py --weights none --verbose  # random sensible moves, no network
+  .venv/bin/python gtp_main.py --time-per-move 2 --ponder
+  .venv/bin/python gtp_main.py --policy-only --temperature 1   # the raw policy, sampled
+  .venv/bin/python gtp_main.py --value-weights weights/value-k64.pt --lambda 0.5"""
 
 
 def positive_float(text):
@@ -42,6 +47,13 @@ def nonnegative_int(text):
     value = int(text)
     if value < 0:
         raise argparse.ArgumentTypeError(f'must be >= 0, got {text}')
+    return value
+
+
+def positive_int(text):
+    value = int(text)
+    if value < 1:
+        raise argparse.ArgumentTypeError(f'must be >= 1, got {text}')
     return value
 
 
@@ -81,16 +93,18 @@ def build_parser():
                    help='SL policy network file (default: %(default)s, also looked up next '
                         'to this script); "none" for a random sensible-move player')
     p.add_argument('--value-weights', metavar='FILE',
-                   help='value network file (default: value.pt beside the --weights file, '
-                        'if there is one); without one the search uses rollouts alone')
+                   help='value network file (default: a value.pt beside the --weights file, '
+                        'if there is one; none ships, so by default the search runs on '
+                        'rollouts alone); weights/value-k64.pt is a first one to try')
     p.add_argument('--rollout-weights', metavar='FILE',
                    help='rollout and tree policy file for the search and for judging dead '
                         'stones (default: weights/rollout.weights if present, else uniform '
                         'random rollouts)')
     p.add_argument('--lambda', dest='mixing', type=fraction, default=None, metavar='L',
-                   help='leaf evaluation mix: (1-L) value network + L rollouts (AlphaGo: 0.5, '
-                        'the default; 1: rollouts only; 0: value network only). Needs a '
-                        'value network below 1')
+                   help='leaf evaluation mix with a value network: (1-L) value network + '
+                        'L rollouts (AlphaGo: 0.5, the default when a value network is '
+                        'loaded; 1: rollouts only; 0: value network only). Without a value '
+                        'network the search uses rollouts alone, and an L below 1 is refused')
     p.add_argument('--c-puct', type=nonnegative_float, default=None, metavar='C',
                    help='exploration constant of the PUCT selection (AlphaGo: 5, the default); '
                         'smaller trusts the measured win rates more, larger the policy priors')
@@ -99,16 +113,16 @@ def build_parser():
                         '(AlphaGo: 40, the default); it rises on its own when the network '
                         'falls behind')
     loading.add_device_flag(p)
-    p.add_argument('--threads', type=nonnegative_int, default=None, metavar='N',
-                   help='torch threads for network inference on the CPU (default: 1 for '
-                        'the search, whose other cores run rollouts; every core for '
-                        '--policy-only)')
+    p.add_argument('--threads', type=positive_int, default=None, metavar='N',
+                   help='torch threads for network inference on the CPU, at least 1 '
+                        '(default: 1 for the search, whose other cores run rollouts; every '
+                        'core for --policy-only)')
     p.add_argument('--playouts', '--visits', dest='playouts', type=nonnegative_int,
                    default=None, metavar='N',
                    help='search playouts per move; 0 or unset: limited by time only')
     p.add_argument('--time-per-move', type=positive_float, default=None, metavar='SEC',
-                   help='seconds per move without time settings; with time settings, '
-                        'an upper bound per move')
+                   help='seconds per move without time settings (default: 5); with time '
+                        'settings, an upper bound per move')
     p.add_argument('--spend-full-time', action='store_true',
                    help='think for the whole of every move\'s time, even once no other move '
                         'can catch up with the most visited one (by default the search '

@@ -6,6 +6,7 @@ import os
 import random
 import shutil
 import re
+import shlex
 import subprocess
 import sys
 import threading
@@ -984,6 +985,25 @@ def responses(stdout):
     parts = stdout.split('\n\n')
     assert parts[-1] == ''
     return parts[:-1]
+
+
+def help_examples():
+    """The command lines under 'examples:' in gtp_main.py --help, comments cut."""
+    text = run_main(['--help'], '').stdout
+    lines = text.split('examples:', 1)[1].strip().splitlines()
+    return [shlex.split(line.split('#')[0])[2:] for line in lines]
+
+
+def test_every_example_in_the_help_runs_as_written():
+    """Each example starts, plays a move on 9x9 in a second and quits cleanly."""
+    examples = help_examples()
+    assert len(examples) >= 4 and ['--weights', 'none', '--verbose'] in examples
+    for args in examples:
+        args = args + ['--time-per-move', '1']
+        result = run_main(args, 'boardsize 9\nclear_board\ngenmove b\nquit\n', timeout=120)
+        assert result.returncode == 0, (args, result.stderr)
+        replies = responses(result.stdout)
+        assert len(replies) == 4 and all(r.startswith('=') for r in replies), (args, replies)
 
 
 def test_main_with_weights_none_over_stdin():

@@ -3,7 +3,6 @@ synthetic collection, with k=8, 2-layer networks: seconds, not hours."""
 
 import csv
 import gzip
-import importlib.util
 import os
 import random
 import re
@@ -18,7 +17,7 @@ from goengine import BLACK, Board
 from goengine.game import coords
 from goengine.nn import features, netfile
 from tests.programs import tool
-from training import trainer
+from training import run_folder, trainer
 from training.dataset import GameStore, load_split
 from training.sampler import BatchStream, BatchWorkers, PackedPlanes, PolicyExamples, ValueExamples
 from training.tasks import PolicyTask, ValueTask
@@ -409,8 +408,8 @@ def test_compact_checkpoints_keep_adamw_step_counts_exact():
         model(torch.ones(1, 3)).sum().backward()
         optimizer.step()
     state = {"model": model.state_dict(), "optimizer": optimizer.state_dict()}
-    compact = trainer.compact_state(state)
+    compact = run_folder.compact_state(state)
     per_param = compact["optimizer"]["state"][0]
     assert per_param["exp_avg"].dtype == torch.bfloat16
     assert per_param["step"].item() == 1001            # bf16 would make it 1000
-    assert trainer.full_state(compact)["optimizer"]["state"][0]["step"].item() == 1001
+    assert run_folder.full_state(compact)["optimizer"]["state"][0]["step"].item() == 1001

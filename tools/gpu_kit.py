@@ -217,7 +217,7 @@ def fetch(args):
     """Write the run's checkpoint, compacted, and its logs to --out, the folder to copy home."""
     import torch
 
-    from training.trainer import CHECKPOINT, compact_state
+    from training.run_folder import CHECKPOINT, compact_state
     if args.stop and trainer_alive(args.run_dir):
         os.kill(trainer_pid(args.run_dir), signal.SIGTERM)  # the trainer checkpoints and exits
         deadline = time.monotonic() + args.stop_timeout
@@ -254,7 +254,7 @@ def adopt(args):
     import torch
 
     from training.dataset import DATA_DIR, REPO_DIR
-    from training.trainer import CHECKPOINT, full_state
+    from training.run_folder import CHECKPOINT, full_state
     state = torch.load(args.snapshot, map_location="cpu", weights_only=True)
     if not isinstance(state, dict) or "model" not in state or "positions_seen" not in state:
         raise SystemExit(f"{args.snapshot}: not a training checkpoint")

@@ -13,7 +13,6 @@ Run directory layout: checkpoint.pt, log.csv, plot.png, train.log, val-<kind>.np
 
 import argparse
 import copy
-import csv
 import math
 import os
 import random
@@ -28,9 +27,9 @@ from goengine.nn import features, inference, netfile, nets
 from goengine.programs import loading
 from training import distributed, value_shards
 from training.dataset import DATA_DIR, REPO_DIR, SPLIT_HELP, load_split
+from training.run_folder import CHECKPOINT, RunFolder
 from training.sampler import BatchStream, BatchWorkers, PackedPlanes, fixed_sample, measure_rate
 
-CHECKPOINT = "checkpoint.pt"
 # Use a worker process for feature extraction when the pipeline is not at
 # least this many times faster than the training step.
 PIPELINE_MARGIN = 3.0
@@ -159,78 +158,12 @@ class Trainer:
         self.bf16 = not args.fp32 and (on_gpu or inference.bf16_is_fast())
         if on_gpu:  # every batch has one shape: let cuDNN time its algorithms once
             torch.backends.cudnn.benchmark = True
-        os.makedirs(self.run_dir, exist_ok=True)
-        self.checkpoint_path = os.path.join(self.run_dir, CHECKPOINT)
-        self.csv_path = os.path.join(self.run_dir, "log.csv")
-        self.log_file = open(os.path.join(self.run_dir, "train.log"), "a")
+        self.folder = RunFolder(self.run_dir, task.kind, task.metrics, main=self.ranks.main)
         self.stop_reason = None
         self.worker = None
 
-    # ---------------------------------------------------------------- logging
-
     def log(self, message):
-        """A line on stderr and in train.log; rank 0's only, when several processes train."""
-        if not self.ranks.main:
-            return
-        line = f"{time.strftime('%Y-%m-%d %H:%M:%S')} {message}"
-        print(line, file=sys.stderr, flush=True)
-        print(line, file=self.log_file, flush=True)
-
-    def columns(self):
-        names = [f"{split}_{m}" for split in ("train", "val") for m in self.task.metrics]
-        return ["positions_seen"] + names + ["lr", "wallclock", "pos_per_s"]
-
-    def write_row(self, row):
-        new = not os.path.exists(self.csv_path)
-        with open(self.csv_path, "a", newline="") as f:
-            writer = csv.DictWriter(f, self.columns())
-            if new:
-                writer.writeheader()
-            writer.writerow(row)
-
-    def truncate_log(self, positions_seen):
-        """Drop CSV rows written after the checkpoint we resume from."""
-        if not os.path.exists(self.csv_path):
-            return
-        with open(self.csv_path, newline="") as f:
-            rows = [r for r in csv.DictReader(f) if int(r["positions_seen"]) <= positions_seen]
-        with open(self.csv_path, "w", newline="") as f:
-            writer = csv.DictWriter(f, self.columns())
-            writer.writeheader()
-            writer.writerows(rows)
-
-    def plot(self):
-        """plot.png: every metric, train and validation, against positions seen (needs matplotlib)."""
-        try:
-            import matplotlib
-        except ImportError:  # the GPU machine has none; the CSV has every figure
-            return
-        matplotlib.use("Agg")
-        import matplotlib.pyplot as plt
-        with open(self.csv_path, newline="") as f:
-            rows = list(csv.DictReader(f))
-        if not rows:
-            return
-        x = [int(r["positions_seen"]) for r in rows]
-        metrics = self.task.metrics
-        fig, axes = plt.subplots(1, len(metrics), figsize=(6 * len(metrics), 4), squeeze=False)
-        for ax, metric in zip(axes[0], metrics):
-            for split in ("train", "val"):
-                key = f"{split}_{metric}"
-                points = [(xi, float(r[key])) for xi, r in zip(x, rows) if r[key] not in ("", None)]
-                if points:
-                    ax.plot(*zip(*points), marker=".", label=split)
-            ax.set_xlabel("positions seen")
-            ax.set_ylabel(metric)
-            ax.grid(alpha=0.3)
-            ax.legend()
-        fig.suptitle(f"{self.task.kind} network, {os.path.basename(os.path.abspath(self.run_dir))}")
-        fig.tight_layout()
-        path = os.path.join(self.run_dir, "plot.png")
-        tmp = path + ".tmp"
-        fig.savefig(tmp, format="png", dpi=90)
-        plt.close(fig)
-        os.replace(tmp, path)
+        self.folder.log(message)
 
     # ------------------------------------------------------------ checkpoints
 
@@ -238,7 +171,7 @@ class Trainer:
         if not self.ranks.main:
             self.last_checkpoint = time.monotonic()
             return
-        state = {
+        self.folder.save_checkpoint({
             "kind": self.task.kind,
             "arch": self.model.arch,
             "model": self.model.state_dict(),
@@ -250,21 +183,8 @@ class Trainer:
             "wallclock": self.wallclock(),
             "rng": {"torch": torch.get_rng_state(), "python": random.getstate()},
             "args": {k: v for k, v in vars(self.args).items()},
-        }
-        tmp = f"{self.checkpoint_path}.tmp{os.getpid()}"
-        torch.save(state, tmp)
-        os.replace(tmp, self.checkpoint_path)
+        })
         self.last_checkpoint = time.monotonic()
-        self.log(f"checkpoint: {self.positions_seen} positions -> {self.checkpoint_path}")
-
-    def load_checkpoint(self):
-        if not os.path.exists(self.checkpoint_path):
-            raise SystemExit(f"{self.checkpoint_path}: no checkpoint to resume from")
-        state = torch.load(self.checkpoint_path, map_location="cpu", weights_only=True)
-        if state["kind"] != self.task.kind:
-            raise SystemExit(f"{self.checkpoint_path} holds a {state['kind']} run, "
-                             f"not a {self.task.kind} run")
-        return state
 
     # --------------------------------------------------------------- training
 
@@ -344,10 +264,10 @@ class Trainer:
         """Model and optimizer, fresh or from the checkpoint."""
         a = self.args
         torch.manual_seed(a.seed)
-        state = self.load_checkpoint() if a.resume else None
-        if state is None and os.path.exists(self.checkpoint_path) and not a.export:
-            raise SystemExit(f"{self.checkpoint_path} exists: pass --resume to continue it, "
-                             f"or choose another --run-dir")
+        state = self.folder.load_checkpoint() if a.resume else None
+        if state is None and os.path.exists(self.folder.checkpoint_path) and not a.export:
+            raise SystemExit(f"{self.folder.checkpoint_path} exists: pass --resume to continue "
+                             f"it, or choose another --run-dir")
         if state:
             self.model = nets.NETWORK_CLASSES[state["kind"]](**state["arch"])
             self.model.load_state_dict(state["model"])
@@ -551,8 +471,8 @@ class Trainer:
         for m in self.task.metrics:
             row[f"val_{m}"] = f"{scores[m]:.4f}"
         row.update(lr=f"{self.lr():.6g}", wallclock=f"{self.wallclock():.1f}", pos_per_s=f"{rate:.1f}")
-        self.write_row(row)
-        self.plot()
+        self.folder.write_row(row)
+        self.folder.plot()
         self.log("  ".join(f"{k}={v}" for k, v in row.items()))
 
     def train(self):
@@ -566,7 +486,7 @@ class Trainer:
                  f"{self.model.arch}, {self.positions_seen} positions seen, lr {self.lr():g}, "
                  f"bf16 {'on' if self.bf16 else 'off'}")
         if a.resume:
-            self.truncate_log(self.positions_seen)
+            self.folder.truncate_log(self.positions_seen)
         val = self.validation_set() if self.ranks.main else None   # rank 0 validates
         store = self.task.prepare_store(load_split("train", a.data_dir, a.cache_dir, log=self.log))
         self.log(f"training games: {len(store)} ({store.num_moves} moves)")
@@ -659,43 +579,6 @@ class Trainer:
         shipped = nets.fold_batch_norm(nets.without_move_head(self.model))
         netfile.save_network(path, shipped, extra=extra, half=True)
         self.log(f"exported {path}: " + ", ".join(f"{k}={v}" for k, v in extra.items()))
-
-
-def compact_state(state):
-    """A checkpoint small enough to copy home from a remote GPU machine (<= 16 MiB).
-
-    Weights and optimizer state go to bf16; BN running statistics stay fp32
-    (they are few, and the folded network depends on them exactly), and so do
-    AdamW's step counts (bf16 would round step 1001 to 1000). Loading casts
-    everything back: load_state_dict copies into the fp32 parameters.
-    """
-    def shrink(name, value):
-        if not torch.is_tensor(value):
-            return value
-        if value.is_floating_point() and "running_" not in name and name != "step":
-            value = value.to(torch.bfloat16)
-        return value.cpu()
-    return _convert_tensors(state, shrink)
-
-
-def full_state(state):
-    """The fp32 checkpoint of a compact one (compact_state), to resume from on any machine."""
-    def grow(name, value):
-        return value.float() if torch.is_tensor(value) and value.dtype == torch.bfloat16 else value
-    return _convert_tensors(state, grow)
-
-
-def _convert_tensors(state, convert):
-    """A copy of a checkpoint with convert(name, value) applied to the model's tensors
-    and to the optimizer's per-parameter state (absent in a compact file too large with it)."""
-    out = dict(state)
-    out["model"] = {k: convert(k, v) for k, v in state["model"].items()}
-    if state["optimizer"] is not None:
-        optimizer = dict(state["optimizer"])
-        optimizer["state"] = {i: {k: convert(k, v) for k, v in per_param.items()}
-                              for i, per_param in optimizer["state"].items()}
-        out["optimizer"] = optimizer
-    return out
 
 
 # Flags that describe this invocation or this machine; never taken from a resumed run

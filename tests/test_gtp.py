@@ -346,9 +346,25 @@ def test_genmove_passes_when_only_own_eyes_remain():
     assert ok(e, 'genmove w') == 'pass'          # every white move is suicide
 
 
-def test_genmove_answers_a_pass_when_winning(e):
-    play_all(e, 'B:e5 W:pass')
+def settled_walls():
+    """A finished 9x9 board, no dame: Black fills columns A-E and White F-J, each but
+    for four one-point eyes; Black's 45 points against White's 36 win by 1.5 at komi 7.5."""
+    eyes = {'B2', 'B4', 'B6', 'B8', 'H2', 'H4', 'H6', 'H8'}
+    return ' '.join(f'{"B" if col in "ABCDE" else "W"}:{col}{row}'
+                    for col in 'ABCDEFGHJ' for row in range(1, 10) if f'{col}{row}' not in eyes)
+
+
+def test_genmove_answers_a_pass_when_winning_beyond_doubt(e):
+    play_all(e, settled_walls() + ' W:pass')
+    assert ok(e, 'final_score') == 'B+1.5'
     assert ok(e, 'genmove b') == 'pass'
+
+
+def test_genmove_plays_on_after_a_pass_on_an_unsettled_board(e):
+    """One stone on an empty board wins by area, but nearly every point is in doubt:
+    the game is not over, so a pass is not answered with a pass."""
+    play_all(e, 'B:e5 W:pass')
+    assert ok(e, 'genmove b') != 'pass'
     ok(e, 'undo')
     assert ok(e, 'kgs-genmove_cleanup b') != 'pass'    # cleanup never passes early
 

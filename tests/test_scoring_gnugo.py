@@ -131,3 +131,54 @@ def test_a_seki_gnugo_counts_as_dead():
     assert margin == -2.5
     engine = GtpEngine(SimplePlayer(seed=1), game, log=lambda m: None)
     assert engine.handle("final_score").strip().lstrip("= ") == "W+2.5"
+
+
+@pytest.mark.skipif(GNUGO is None, reason="GNU Go is not installed (apt-get install gnugo)")
+@pytest.mark.parametrize("name", ["seki-in-a-finished-game.sgf", "handicap-3-counted.sgf"])
+def test_a_finished_game_is_counted_beyond_doubt_for_gnu_gos_winner(name):
+    """On finished boards, sekis included, no point outside a seki is in doubt: the
+    count names GNU Go's winner beyond doubt, so the winner may answer a pass."""
+    from goengine import BLACK, WHITE
+    from goengine.game.sgffile import parse_game
+    from goengine.game.state import from_record
+    from goengine.programs.loading import load_rollout
+    from goengine.rollout.scoring import Scorer
+    board = from_record(parse_game((GAMES / name).read_text())).board
+    gnugo = scoring_vs_gnugo.GnuGo(GNUGO, ("--chinese-rules",))
+    try:
+        _, _, their_margin = scoring_vs_gnugo.gnugo_verdict(gnugo, board)
+    finally:
+        gnugo.close()
+    count = Scorer(load_rollout()).count(board)
+    assert count.winner_beyond_doubt() == (BLACK if their_margin > 0 else WHITE)
+
+
+@pytest.mark.skipif(GNUGO is None, reason="GNU Go is not installed (apt-get install gnugo)")
+def test_no_pass_answers_a_pass_on_a_board_gnu_go_counts_against_us():
+    """7 stones to GNU Go, game 16 (docs/matches/2026-11-25-gnugo10-handicap7-zen3): GNU Go
+    passed at move 314 and we, White, passed too; GNU Go's reading has White groups dead
+    and Black far ahead. Our search scores a game's end with every stone alive and saw
+    a sure win; the count, dead stones removed, must stop the pass."""
+    from goengine import PASS, WHITE
+    from goengine.game.sgffile import parse_game
+    from goengine.game.state import from_record
+    from goengine.programs.loading import load_player, load_rollout
+    from goengine.search.limits import SearchLimits
+    path = GAMES / "handicap-7-passed-while-lost.sgf"
+    record = parse_game(path.read_text())
+    game = from_record(record, 315)          # before move 315: GNU Go has just passed
+    assert game.last_move == (record.moves[-2][0], PASS) and game.to_move == WHITE
+    gnugo = scoring_vs_gnugo.GnuGo(GNUGO, ("--chinese-rules",))
+    try:
+        gnugo.send(f"loadsgf {path} 315")
+        dead = gnugo.send("final_status_list dead").split()
+        verdict = gnugo.send("final_score")
+    finally:
+        gnugo.close()
+    assert len(dead) > 20 and verdict.startswith("B+")
+    player = load_player("search", rollout=load_rollout(), resign_threshold=0)
+    try:
+        assert not player.opponent_passed_and_we_win(game, WHITE)
+        assert player.genmove(game.copy(), WHITE, SearchLimits(1.0)) != PASS
+    finally:
+        player.close()

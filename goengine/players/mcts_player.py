@@ -11,7 +11,7 @@ import time
 
 from goengine import BLACK, PASS, WHITE
 from goengine.game.moves import RESIGN
-from goengine.players.player import Player, PolicyPlayer, sensible_mask
+from goengine.players.player import Player, PolicyPlayer, self_atari, sensible_mask
 from goengine.players.resign import ResignRule
 from goengine.rollout.scoring import Scorer
 from goengine.search.config import SearchConfig
@@ -60,7 +60,26 @@ class MCTSPlayer(Player):
         self._report_network_error()
         if self.should_resign(game, color):
             return RESIGN
-        return self.search.best_move()
+        move = self.search.best_move()
+        if move == PASS and self.opponent_passed(game, color):
+            # Our pass would end the game: the search scores the end by area with
+            # every stone on the board alive, and a referee takes dead stones off.
+            # It ends only where our count, dead stones removed, says we win.
+            if not self.opponent_passed_and_we_win(game, color):
+                move = self.move_instead_of_pass(game, color)
+                if self.verbose:
+                    self.log('goengine: not passing: our count does not say we win '
+                             'beyond doubt')
+        return move
+
+    def move_instead_of_pass(self, game, color):
+        """The most visited root move that is neither a pass nor a self-atari (in a
+        seki, filling a shared liberty gives the group away); PASS if there is none."""
+        board = game.board_for(color)
+        for move in self.search.ranked_moves():
+            if move != PASS and not self_atari(board, move, color):
+                return move
+        return PASS
 
     def resign_estimate(self, game, color):
         """(1 + max_a Q(s,a)) / 2, so resigning below resign_threshold is AlphaGo's

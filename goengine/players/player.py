@@ -33,6 +33,14 @@ def sensible_mask(board, color):
     return mask
 
 
+def self_atari(board, move, color):
+    """Whether `color` playing `move` leaves its own chain in atari without capturing."""
+    after = board.copy()
+    captured = after.captures(color)
+    after.play(move, color)
+    return after.chain_liberties(move) == 1 and after.captures(color) == captured
+
+
 class Player:
     """Base class and interface. Subclasses override `policy`/`value`/`genmove`.
 
@@ -130,12 +138,18 @@ class Player:
             return True
         return not cleanup and self.opponent_passed_and_we_win(game, color)
 
-    def opponent_passed_and_we_win(self, game, color):
-        """Answer a pass with a pass when area scoring (dead stones removed) says we win."""
+    def opponent_passed(self, game, color):
+        """Whether the opponent's last move was a pass: a pass now ends the game."""
         last = game.last_move
-        if last is None or last[1] != PASS or last[0] == color:
+        return last is not None and last[1] == PASS and last[0] != color
+
+    def opponent_passed_and_we_win(self, game, color):
+        """Answer a pass with a pass only when our count of the board (dead stones
+        removed) says we win by more than the points in doubt could take away: a
+        referee that counts otherwise must not find us passing a lost game."""
+        if not self.opponent_passed(game, color):
             return False
-        return scoring.winner(self.scorer.final_score(game.board)) == color
+        return self.scorer.count(game.board).winner_beyond_doubt() == color
 
     @property
     def resign_threshold(self):

@@ -30,6 +30,8 @@ board's komi, which goengine.game.state sets to the komi plus the ruleset's
 handicap compensation.
 """
 
+from typing import NamedTuple
+
 import numpy as np
 
 from goengine import BLACK, EMPTY, WHITE, Board
@@ -41,6 +43,10 @@ DEFAULT_PLAYOUTS = 400
 # A chain whose own colour owns it by at least this mean ownership is alive
 # without a seki check; playouts leave a seki's chains near 0 or below.
 SURELY_ALIVE = 0.5
+
+# A point whose mean owner over the playouts is nearer 0 than this is in doubt:
+# the count of a finished game should have none outside its sekis.
+DOUBTFUL = 0.5
 
 
 def ownership(board, playouts=DEFAULT_PLAYOUTS, seed=0, rollout=None):
@@ -163,6 +169,34 @@ def final_score(board, dead=None, playouts=DEFAULT_PLAYOUTS, rollout=None):
     return float(cleaned.area_score())
 
 
+class Count(NamedTuple):
+    """A count of the board as it stands: Black's margin (area, dead stones removed,
+    minus komi) and the points whose owner the playouts leave in doubt; each of
+    those could still turn the margin by two points."""
+    margin: float
+    doubtful: int
+
+    def winner_beyond_doubt(self):
+        """BLACK or WHITE when even every doubtful point going the other way leaves
+        the winner the same, else None."""
+        if self.margin - 2 * self.doubtful > 0:
+            return BLACK
+        if self.margin + 2 * self.doubtful < 0:
+            return WHITE
+        return None
+
+
+def doubtful_points(board, own, seki):
+    """How many points the ownership `own` leaves in doubt (|mean owner| < DOUBTFUL),
+    the stones in seki and their liberties apart (nobody's under area scoring)."""
+    size = board.size
+    settled = set(seki)
+    for point in seki:
+        settled.update(board.chain_liberty_points(point))
+    doubt = np.abs(own) < DOUBTFUL
+    return int(sum(1 for r, c in zip(*np.nonzero(doubt)) if r * size + c not in settled))
+
+
 class Scorer:
     """The dead-stone judge of a game: whose playouts (`rollout`, a RolloutPolicy;
     None: light random ones) and how many. One object per engine, which the
@@ -185,6 +219,11 @@ class Scorer:
         if dead is None:
             dead = self.stone_status(board)[0]
         return final_score(board, dead)
+
+    def count(self, board):
+        """The Count of the board as it stands: the final score and its doubt."""
+        dead, seki = self.stone_status(board)
+        return Count(final_score(board, dead), doubtful_points(board, self.ownership(board), seki))
 
 
 def format_score(score):

@@ -264,15 +264,15 @@ class Search:
 
     def best_move(self):
         """The most visited allowed root move (ties: higher Q); PASS if there is none."""
+        ranked = self.ranked_moves()
+        return ranked[0] if ranked else PASS
+
+    def ranked_moves(self):
+        """The allowed root moves, most visited first (ties: higher Q, then prior)."""
         c = self.tree.children()
-        best, key = PASS, None
-        for i in range(len(c['move'])):
-            if c['forbidden'][i]:
-                continue
-            k = (c['n_r'][i], c['q'][i], c['prior'][i])
-            if key is None or k > key:
-                best, key = int(c['move'][i]), k
-        return best
+        keyed = [((c['n_r'][i], c['q'][i], c['prior'][i]), int(c['move'][i]))
+                 for i in range(len(c['move'])) if not c['forbidden'][i]]
+        return [move for _, move in sorted(keyed, key=lambda item: item[0], reverse=True)]
 
     def root_visits(self):
         return int(self.tree.children()['n_r'].sum())

@@ -248,3 +248,30 @@ def test_a_match_can_continue_in_the_same_folder(tmp_path):
     r4 = match.GameResult(4, 'opponent', 'ours', match.WHITE, 'score', 'W+0.5', 200)
     assert match.summary([r4], earlier.values()).startswith('wins 2 losses 1 draws 1 games 4')
     assert match.earlier_outcomes(tmp_path / 'missing.txt') == {}
+
+
+# -- tools/lead_drop.py ----------------------------------------------------------
+
+@pytest.mark.skipif(not Path('/usr/games/gnugo').exists(), reason='GNU Go is not installed')
+def test_lead_drop_reads_our_lead_as_gnu_go_estimates_it(tmp_path, capsys):
+    """A match folder with one long game (we are White) and one too short to count: the
+    leads printed are GNU Go's own estimates from White's side, and the drop their
+    difference."""
+    from harness.gnugo import GnuGo
+    long_game = Path(__file__).parent / 'games' / 'handicap-7-passed-while-lost.sgf'
+    (tmp_path / 'game-001.sgf').write_text(long_game.read_text())
+    (tmp_path / 'game-002.sgf').write_text(
+        '(;GM[1]FF[4]SZ[9]KM[7.5]C[game 2: B ours W opponent: W+R]RE[W+R];B[ee];W[cc])')
+    tool('lead_drop').main([str(tmp_path), '--from', '30', '--to', '100'])
+    lines = capsys.readouterr().out.strip().splitlines()
+    assert len(lines) == 2 and lines[0].startswith('game-001.sgf: ours White')
+    gnugo = GnuGo('/usr/games/gnugo', ('--chinese-rules',))
+    try:
+        expected = []
+        for move in (30, 100):
+            gnugo.send(f'loadsgf {tmp_path / "game-001.sgf"} {move}')
+            expected.append(-match.parse_score(gnugo.send('estimate_score').split()[0]))
+    finally:
+        gnugo.close()
+    assert f'lead {expected[0]:+.1f} before move 30, {expected[1]:+.1f} before move 100' in lines[0]
+    assert lines[1] == f'mean_drop={expected[0] - expected[1]:.1f} stderr=nan games=1'

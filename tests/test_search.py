@@ -9,7 +9,7 @@ import pytest
 
 from goengine import BLACK, PASS, WHITE, Board
 from goengine.game import coords
-from goengine.search._tree import Tree
+from goengine.search._tree import Tree, utility_of_score
 from goengine.search.config import SearchConfig
 from goengine.game.state import GameState
 from goengine.game.moves import RESIGN
@@ -87,6 +87,73 @@ def test_first_play_urgency_from_the_parent(fpu_from_parent, fpu_reduction, pick
     tree.set_stats(tree.root, n_r=10, w_r=-8.0)                # root: -0.8 for White, who
     chosen = tree.pick_child(tree.root)                        # moved into it: 0.8 for Black
     assert chosen == (unvisited if picks_unvisited else visited)
+
+
+def test_the_score_utility_is_monotone_in_the_margin_and_bounded():
+    margins = np.linspace(-400, 400, 801)
+    u = np.array([utility_of_score(m, 20.0) for m in margins])
+    assert (np.diff(u) > 0).all() and np.abs(u).max() < 1 and utility_of_score(0, 20.0) == 0
+    assert utility_of_score(20, 20.0) == pytest.approx(0.5)             # half-way at the scale
+
+
+@pytest.mark.parametrize('side, center', [(1.0, 0.0), (1.0, 25.0), (-1.0, -25.0)])
+def test_among_moves_that_win_alike_selection_keeps_more_points(side, center):
+    """Two children with the same win rate, visits and prior: win/loss alone cannot tell
+    them apart (the first is taken); with a score weight the one whose rollouts end with
+    the larger margin wins, whatever the center (the root player's expected score, seen
+    from the side that chooses)."""
+    for weight, wanted in ((0.0, 0), (0.3, 1)):
+        tree = fresh_tree(c_puct=0.1, mixing=1.0, score_utility=weight)
+        tree.score_center = center
+        kids = [int(k) for k in tree.children()['node']]
+        for node in kids:
+            tree.set_stats(node, prior=0.01, n_r=0, w_r=0.0)
+        tree.set_stats(kids[0], prior=0.3, n_r=50, w_r=45.0, n_s=50, w_s=50 * 3.0)
+        tree.set_stats(kids[1], prior=0.3, n_r=50, w_r=45.0, n_s=50, w_s=50 * 30.0)
+        tree.set_stats(tree.root, n_r=100, w_r=-90.0)
+        assert tree.pick_child(tree.root, side) == kids[wanted]
+        assert np.allclose(tree.children()['q'][:2], 0.9)   # what is reported: win/loss
+
+
+def lead_with_a_chain_to_take():
+    """9x9, Black to move and far ahead. A White chain of five (B5-F5) has one liberty,
+    G5, beside White's living group in the upper right: Black takes the chain at G5, or
+    White connects it out there. Black's other moves fill its own open corners (A1-B2,
+    A8-B9, E1-F1-E2). All of them keep the win; only G5 keeps the points."""
+    game = GameState(9, 7.5)
+    white = gtp('b5', 'c5', 'd5', 'e5', 'f5', 'g6', 'g7', 'g8', 'g9', 'h6', 'j6', 'h7', 'h9', 'j8')
+    empty = set(gtp('g5', 'h8', 'j9', 'j7', 'a1', 'b1', 'a2', 'b2', 'a9', 'b9', 'a8', 'b8',
+                    'e1', 'f1', 'e2'))
+    black = [p for p in range(81) if p not in white and p not in empty]
+    game.setup(black=black, white=white, to_move=BLACK)
+    return game
+
+
+def test_a_big_lead_is_kept_by_the_move_that_keeps_more_points():
+    """Win/loss alone spreads the visits evenly over moves that all win (the first of
+    them is played); with the score utility the search plays G5, and the win rate it
+    reports is still the win/loss one."""
+    game = lead_with_a_chain_to_take()
+    g5 = gtp('g5')[0]
+    assert game.board.chain_liberty_points(gtp('b5')[0]) == [g5]
+    visits = {}
+    for weight in (0.0, 0.5):
+        search = Search(config=SearchConfig(mixing=1.0, score_utility=weight, sim_threads=1,
+                                            expand_threshold=5))
+        try:
+            search.set_position(game, BLACK)
+            search.run(SearchLimits(playouts=3000))
+            c = search.tree.children()
+            visits[weight] = dict(zip(c['move'].tolist(), c['n_r'].tolist()))
+            scores = dict(zip(c['move'].tolist(), c['score'].tolist()))
+            best, winrate = search.best_move(), search.winrate()
+        finally:
+            search.close()
+        assert winrate > 0.95 and (best == g5) == (weight > 0)
+    others = [m for m in scores if m not in (g5, PASS)]
+    assert len(others) >= 6 and scores[g5] > max(scores[m] for m in others) + 5
+    assert max(visits[0.0][m] for m in others) >= visits[0.0][g5]
+    assert visits[0.5][g5] > max(visits[0.5][m] for m in others) + 30
 
 
 def test_virtual_loss_spreads_parallel_selections():

@@ -25,7 +25,7 @@ by how much a move wins or loses, which kata-analyze reports as scoreLead.
 It never steers the search.
 """
 
-from libc.math cimport sqrt, exp
+from libc.math cimport atan, sqrt, exp
 from libc.stdint cimport int16_t, int32_t, int64_t, uint8_t, uint32_t, uint64_t
 from libc.stdlib cimport free, malloc
 from posix.time cimport clock_gettime, timespec, CLOCK_MONOTONIC, CLOCK_REALTIME
@@ -138,6 +138,17 @@ cdef inline int sign_of(double score) noexcept nogil:
 # Q and the PUCT score
 # ---------------------------------------------------------------------------
 
+cdef inline double score_utility(double margin, double scale) noexcept nogil:
+    """KataGo's score utility: (2/pi) atan(margin / scale), in (-1, 1), rising with the
+    margin, flat far from 0 so that a huge lead weighs no more than a large one."""
+    return 0.6366197723675814 * atan(margin / scale)
+
+
+def utility_of_score(double margin, double scale):
+    """score_utility for Python (tests, analysis)."""
+    return score_utility(margin, scale)
+
+
 cdef inline double node_q(const Node* n, double mixing) noexcept nogil:
     """Q(s,a) = (1 - lambda) W_v/N_v + lambda W_r/N_r, or whichever mean exists (0 if none)."""
     if n.n_v > 0 and n.n_r > 0:
@@ -167,6 +178,8 @@ cdef class Tree:
 
     # configuration
     cdef double c_puct, mixing, temperature, pass_prior, fpu_reduction
+    cdef double score_weight, score_scale
+    cdef public double score_center   # the root player's expected score (points, tree.komi)
     cdef bint fpu_from_parent
     cdef int n_vl, n_thr, max_pending_policy, max_pending_value
     cdef bint use_policy, use_value
@@ -215,6 +228,9 @@ cdef class Tree:
         self.pass_prior = config.pass_prior
         self.fpu_from_parent = config.fpu_from_parent
         self.fpu_reduction = config.fpu_reduction
+        self.score_weight = config.score_utility
+        self.score_scale = config.score_utility_scale
+        self.score_center = 0.0
         self.n_vl = config.virtual_loss
         self.n_thr = config.expand_threshold
         self.rollout = rollout if rollout is not None else RolloutPolicy.uniform()
@@ -366,13 +382,19 @@ cdef class Tree:
 
     # -- selection --------------------------------------------------------
 
-    cdef int select_child(self, int parent) noexcept nogil:
+    cdef int select_child(self, int parent, double side) noexcept nogil:
         """argmax_a Q(s,a) + u(s,a), u = c_puct P(s,a) sqrt(sum_b N_r(s,b)) / (1 + N_r(s,a)).
 
         At a node nobody has visited the sum is 0 and every u would be 0; we
         use sqrt(1) there so the prior decides the first visit. A child never
         visited has Q 0 (a draw), or with fpu_from_parent the parent's own
         Q seen from the mover, less fpu_reduction: first-play urgency.
+
+        With a score weight, Q gains weight * score_utility(mean score - center) for
+        a child with finished rollouts: among moves that win alike, the one that
+        keeps more points (KataGo's score utility). `side` is +1 where the root's
+        player chooses and -1 where the opponent does: the center is the root
+        player's expected score, so the opponent's is its negation.
         """
         cdef Node* c
         cdef int i, best = NO_NODE
@@ -391,6 +413,9 @@ cdef class Tree:
             if c.flags & FORBIDDEN:
                 continue
             q = unvisited_q if c.n_r == 0 and c.n_v == 0 else node_q(c, self.mixing)
+            if self.score_weight > 0 and c.n_s > 0:
+                q += self.score_weight * score_utility(
+                    c.w_s / c.n_s - side * self.score_center, self.score_scale)
             score = q + self.c_puct * c.prior * sqrt_total / (1 + c.n_r)
             if score > best_score:
                 best_score = score
@@ -404,6 +429,7 @@ cdef class Tree:
         takes one more step, into one of its new children. Lock held."""
         cdef int node = self.root, child
         cdef bint expanded = False
+        cdef double side = 1.0             # +1 where the root's player chooses
         while True:
             if self.nodes[node].num_children == 0:
                 if expanded or b.passes >= 2:
@@ -418,7 +444,8 @@ cdef class Tree:
                     break
                 expanded = True
             self.ask_policy(node, b)
-            child = self.select_child(node)
+            child = self.select_child(node, side)
+            side = -side
             if child == NO_NODE:
                 break
             self.nodes[child].n_r += self.n_vl
@@ -835,9 +862,14 @@ cdef class Tree:
 
     # -- hooks for tests: one step at a time, on the caller's thread -----------
 
-    def set_stats(self, int node, prior=None, n_v=None, w_v=None, n_r=None, w_r=None):
+    def set_stats(self, int node, prior=None, n_v=None, w_v=None, n_r=None, w_r=None,
+                  n_s=None, w_s=None):
         """Overwrite a node's statistics (hand-made positions in tests)."""
         cdef Node* c = &self.nodes[node]
+        if n_s is not None:
+            c.n_s = n_s
+        if w_s is not None:
+            c.w_s = w_s
         if prior is not None:
             c.prior = prior
         if n_v is not None:
@@ -849,9 +881,10 @@ cdef class Tree:
         if w_r is not None:
             c.w_r = w_r
 
-    def pick_child(self, int node):
-        """The child PUCT selects at `node` (no virtual loss, nothing changes)."""
-        return self.select_child(node)
+    def pick_child(self, int node, double side=1.0):
+        """The child PUCT selects at `node` (no virtual loss, nothing changes); `side`
+        as select_child has it (+1: the root's player chooses)."""
+        return self.select_child(node, side)
 
     def descend_once(self):
         """Selection only, as a simulation does it (virtual losses stay charged).

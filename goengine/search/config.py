@@ -76,6 +76,16 @@ class SearchConfig:
                                  # open board, and an early pass loses the game
     seed: int = 0
 
+    # -- playing for points (KataGo's score utility; Wu 2019, "Accelerating
+    # Self-Play Learning in Go", section 4.2 and its dynamic score center) ---------
+    score_utility: float = 0.0   # weight of (2/pi) atan((mean score - center) / scale) added
+                                 # to a child's Q in selection; 0: win/loss alone, as AlphaGo.
+                                 # The center is the root player's expected score, updated
+                                 # every adapt_period, so among moves that win alike the
+                                 # search prefers the one that keeps more points. The win
+                                 # rates reported and resigned on stay win/loss alone.
+    score_utility_scale: float = 20.0  # points over which the utility rises most
+
     # -- the win rate the resign rule trusts (goengine.players.resign) ----
     resign_min_visits: int = 100  # no estimate from a root with fewer visits (noise)
     resign_visit_share: float = 0.05  # max_a Q counts only moves with this share of the most
@@ -96,6 +106,8 @@ class SearchConfig:
             raise ValueError('pass_prior must be in [0, 1)')
         if self.adapt_period <= 0 or self.resign_min_visits < 0:
             raise ValueError('need adapt_period > 0 and resign_min_visits >= 0')
+        if self.score_utility < 0 or self.score_utility_scale <= 0:
+            raise ValueError('need score_utility >= 0 and score_utility_scale > 0')
         if self.dynamic_komi_per_stone < 0 or self.dynamic_komi_moves < 1:
             raise ValueError('need dynamic_komi_per_stone >= 0 and dynamic_komi_moves >= 1')
 

@@ -145,3 +145,46 @@ def test_heads_training_needs_labels_then_packs_trains_resumes_and_exports(
     model = netfile.load_network(str(shipped))
     assert model.kind == "heads" and not model.batch_norm
     assert 0 <= model.extra["val_ownership_agree"] <= 1
+
+
+@pytest.fixture(scope="module")
+def heads_file(tmp_path_factory):
+    """A tiny four-headed 9x9 network, folded as shipped files are."""
+    torch.manual_seed(3)
+    path = tmp_path_factory.mktemp("heads") / "heads9.pt"
+    netfile.save_network(str(path), nets.HeadsNet(filters=8, layers=2, board_size=9))
+    return str(path)
+
+
+def test_the_search_takes_its_values_from_the_expansions_own_network_calls(heads_file):
+    from goengine.game.state import GameState
+    from goengine.programs.loading import load_player
+    from goengine.search.config import SearchConfig
+    from goengine.search.limits import SearchLimits
+    logged = []
+    player = load_player("search", heads_file, config=SearchConfig(expand_threshold=2),
+                         log=logged.append)
+    try:
+        assert any("heads policy, value, ownership, score" in line for line in logged)
+        networks = player.search.networks
+        assert networks.shared and player.search.tree.values_with_priors
+        game = GameState(9, 7.5)
+        move = player.genmove(game, BLACK, SearchLimits(playouts=400))
+        assert game.board.is_legal(move, BLACK)
+        stats = player.search.tree.stats()
+        assert stats["expansions"] > 5 and stats["value_backups"] > 0
+        assert networks.stats["policy_evals"] > 0
+        assert networks.stats["value_evals"] == networks.stats["policy_evals"]
+        assert networks.stats["time_value"] == 0.0        # no value call of its own
+    finally:
+        player.close()
+
+
+def test_the_policy_player_reads_a_heads_file(heads_file):
+    from goengine.game.state import GameState
+    from goengine.programs.loading import load_player
+    from goengine.search.limits import SearchLimits
+    player = load_player("policy", heads_file, log=lambda m: None)
+    game = GameState(9, 7.5)
+    assert game.board.is_legal(player.genmove(game, BLACK, SearchLimits(0)), BLACK)
+    assert 0.0 <= player.value(game, BLACK) <= 1.0

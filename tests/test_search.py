@@ -427,7 +427,7 @@ def test_network_answers_are_turned_back_from_their_symmetry():
         planes = np.random.default_rng(0).integers(0, 100, size=(48, 9, 9)).astype(np.uint8)
         syms = np.arange(8)
         turned = np.stack([features.apply_symmetry(planes, int(k)) for k in syms])
-        for row in thread._policy_logits(turned, syms):
+        for row in thread._in_board_orientation(FirstPlane().logits(turned), syms):
             assert np.array_equal(row, planes[0].reshape(-1))
     finally:
         thread.close()

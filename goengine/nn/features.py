@@ -16,6 +16,14 @@ from goengine.nn._features import (  # noqa: F401  (re-exported plane indices)
 NUM_SYMMETRIES = 8
 
 
+def input_planes(board, count, out=None):
+    """The planes a network with `count` input planes reads: the 49 value planes (a
+    value or four-headed network), else the 48 policy planes."""
+    if count == NUM_VALUE_PLANES:
+        return value_planes(board, out)
+    return policy_planes(board, out)
+
+
 def _batch(boards, num_planes, fill):
     if not boards:
         raise ValueError("a batch needs at least one board")

@@ -193,6 +193,18 @@ class NetworkEvaluator:
         return self._outputs('score', planes)
 
     @torch.inference_mode()
+    def policy_and_value(self, planes):
+        """A four-headed network's (logits (N, s*s), values (N,)) from one call."""
+        self._require('policy')
+        self._require('value')
+        x, single = self._batch(planes)
+        with torch.autocast(self.device.type, dtype=self.half_dtype(), enabled=self.use_bf16):
+            out = self.model(x)
+        logits = out[self.heads.index('policy')].float().cpu().numpy()
+        values = out[self.heads.index('value')].float().cpu().numpy()
+        return (logits[0], values[0]) if single else (logits, values)
+
+    @torch.inference_mode()
     def _outputs(self, kind, planes):
         """The `kind` network's plain outputs for a batch (or one position)."""
         self._require(kind)

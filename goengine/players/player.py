@@ -237,7 +237,7 @@ class PolicyPlayer(Player):
         mask = sensible_mask(board, color)
         if not mask.any():
             return np.zeros(board.size * board.size, dtype=np.float32)
-        planes = self.features.policy_planes(board)
+        planes = self.features.input_planes(board, self.policy_eval.planes)
         return np.asarray(self.policy_eval.policy(planes, legal_mask=mask), dtype=np.float32)
 
     def choose(self, probs, mask):

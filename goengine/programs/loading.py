@@ -118,6 +118,10 @@ def load_player(kind, weights=None, value_weights=None, rollout=None, threads=No
         threads = config.net_threads
     policy_eval = evaluator(weights, 'policy', threads, device)
     value_eval = evaluator(value_weights, 'value', threads, device)
+    if policy_eval is not None and len(policy_eval.heads) > 1:
+        log(f'goengine: {weights}: one network, heads {", ".join(policy_eval.heads)}')
+        if value_eval is None and 'value' in policy_eval.heads:
+            value_eval = policy_eval   # its value comes with every policy evaluation
     if kind == 'policy':
         if policy_eval is None:
             raise ValueError('the policy player needs policy weights')
@@ -129,11 +133,16 @@ def load_player(kind, weights=None, value_weights=None, rollout=None, threads=No
 
 
 def evaluator(path, kind, threads=None, device='cpu', use_bf16=None):
-    """A NetworkEvaluator for the network file at `path` on `device`, or None without one.
+    """A NetworkEvaluator for the network file at `path` on `device`, or None without one:
+    a `kind` network, or a four-headed one with a `kind` head.
 
-    Raises netfile.NetworkLoadError for a missing or corrupt file."""
+    Raises netfile.NetworkLoadError for a missing or corrupt file, or one without it."""
     if is_none(path):
         return None
     from goengine.nn import inference, netfile  # torch is slow to import; only when needed
-    return inference.NetworkEvaluator(netfile.load_network(resolve(path), kind=kind),
-                                      use_bf16=use_bf16, threads=threads, device=device)
+    path = resolve(path)
+    model = netfile.load_network(path)
+    if model.kind != kind and kind not in getattr(model, 'heads', ()):
+        raise netfile.NetworkLoadError(f'{path}: contains a {model.kind} network, '
+                                       f'expected a {kind} network or one with a {kind} head')
+    return inference.NetworkEvaluator(model, use_bf16=use_bf16, threads=threads, device=device)

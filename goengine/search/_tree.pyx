@@ -183,6 +183,8 @@ cdef class Tree:
     cdef bint fpu_from_parent
     cdef int n_vl, n_thr, max_pending_policy, max_pending_value
     cdef bint use_policy, use_value
+    cdef public bint values_with_priors   # one four-headed network: a leaf's value comes
+                                          # with its expansion's policy call, never alone
     cdef const RolloutModel* rollout_model
     cdef RolloutPolicy rollout   # owns rollout_model (read-only, shared by all threads)
 
@@ -512,7 +514,7 @@ cdef class Tree:
         elif self.use_value:
             if self.nodes[leaf].flags & VALUE_DONE:
                 self.backup_value(leaf, self.nodes[leaf].value)
-            elif not (self.nodes[leaf].flags & VALUE_PENDING):
+            elif not (self.nodes[leaf].flags & VALUE_PENDING) and not self.values_with_priors:
                 if self.pending_value < self.max_pending_value:
                     self.enqueue(REQ_VALUE, leaf, b)
                 else:
@@ -725,6 +727,27 @@ cdef class Tree:
                 node = nd[i]
                 self.pending_value -= 1
                 self.nodes[node].flags = (self.nodes[node].flags & ~VALUE_PENDING) | VALUE_DONE
+                self.nodes[node].value = -val[i]
+                self.backup_value(node, -val[i])
+            pthread_mutex_unlock(&self.lock)
+
+    def offer_values(self, nodes, generations, values):
+        """Values that came with the policy answers of a four-headed network (player to
+        move at each node): cached and backed up once, like apply_values, for nodes that
+        hold none yet and have none queued. Nothing happens without use_value."""
+        cdef int i, node, n = len(nodes)
+        cdef int32_t[::1] nd = np.ascontiguousarray(nodes, dtype=np.int32)
+        cdef uint32_t[::1] gen = np.ascontiguousarray(generations, dtype=np.uint32)
+        cdef float[::1] val = np.ascontiguousarray(values, dtype=np.float32)
+        if not self.use_value:
+            return
+        with nogil:
+            pthread_mutex_lock(&self.lock)
+            for i in range(n):
+                node = nd[i]
+                if gen[i] != self.generation or self.nodes[node].flags & (VALUE_DONE | VALUE_PENDING):
+                    continue
+                self.nodes[node].flags |= VALUE_DONE
                 self.nodes[node].value = -val[i]
                 self.backup_value(node, -val[i])
             pthread_mutex_unlock(&self.lock)

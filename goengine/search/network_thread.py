@@ -53,6 +53,12 @@ class NetworkThread:
         self.thread.start()
         _running.add(self)
 
+    @property
+    def shared(self):
+        """Whether one four-headed network answers both: its value then comes with
+        every policy evaluation (Tree.offer_values), at no cost of its own."""
+        return self.policy_eval is not None and self.policy_eval is self.value_eval
+
     def serves(self, size):
         """(policy, value): which networks can evaluate positions of this board size."""
         return (self.policy_eval is not None and self.policy_eval.board_size == size,
@@ -99,13 +105,20 @@ class NetworkThread:
             features.apply_symmetry(self._planes(kind, self.boards[i]), int(k))
             for i, k in zip(chosen, syms)])
         t1 = time.perf_counter()
-        if kind == REQUEST_POLICY:
-            out = self._policy_logits(planes, syms)
+        values = None
+        if kind == REQUEST_POLICY and self.shared:
+            logits, values = self.policy_eval.policy_and_value(planes)
+            out = self._in_board_orientation(logits, syms)
+        elif kind == REQUEST_POLICY:
+            out = self._in_board_orientation(self.policy_eval.logits(planes), syms)
         else:
             out = np.asarray(self.value_eval.value(planes), dtype=np.float32).reshape(-1)
         t2 = time.perf_counter()
         if kind == REQUEST_POLICY:
             self.tree.apply_priors(nodes[chosen], gens[chosen], out)
+            if values is not None:
+                self.tree.offer_values(nodes[chosen], gens[chosen], values.reshape(-1))
+                self.stats['value_evals'] += len(chosen)
         else:
             self.tree.apply_values(nodes[chosen], gens[chosen], out)
         t3 = time.perf_counter()
@@ -115,16 +128,17 @@ class NetworkThread:
         self.stats['time_features'] += t1 - t0
         self.stats['time_apply'] += t3 - t2
 
-    @staticmethod
-    def _planes(kind, board):
-        if kind == REQUEST_POLICY:
-            return features.policy_planes(board)
-        return features.value_planes(board)
+    def _planes(self, kind, board):
+        """The planes the network of `kind` reads (a four-headed one: the value planes)."""
+        evaluator = self.policy_eval if kind == REQUEST_POLICY else self.value_eval
+        usual = features.NUM_POLICY_PLANES if kind == REQUEST_POLICY else features.NUM_VALUE_PLANES
+        return features.input_planes(board, getattr(evaluator, 'planes', usual))
 
-    def _policy_logits(self, planes, syms):
-        """Raw logits (n, size*size) in the board's own orientation."""
-        logits = np.asarray(self.policy_eval.logits(planes), dtype=np.float32)
-        size = planes.shape[-1]
+    @staticmethod
+    def _in_board_orientation(logits, syms):
+        """Raw logits (n, size*size) turned back from each position's symmetry."""
+        logits = np.asarray(logits, dtype=np.float32)
+        size = int(round(np.sqrt(logits.shape[-1])))
         maps = logits.reshape(-1, size, size)
         return np.stack([features.invert_symmetry(m, int(k)) for m, k in zip(maps, syms)]
                         ).reshape(len(maps), size * size)

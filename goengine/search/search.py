@@ -90,6 +90,7 @@ class Search:
             from goengine.search.network_thread import NetworkThread
             self.networks = NetworkThread(self.tree, policy_eval, value_eval,
                                           self.config.batch_size, self.config.seed)
+            self.tree.values_with_priors = self.networks.shared
         self.sim_threads = self.config.simulation_threads(self.networks is not None)
         self.root_key = None       # what the root is: see _key()
         self.root_moves = []       # the game's moves up to the root

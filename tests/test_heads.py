@@ -188,3 +188,18 @@ def test_the_policy_player_reads_a_heads_file(heads_file):
     game = GameState(9, 7.5)
     assert game.board.is_legal(player.genmove(game, BLACK, SearchLimits(0)), BLACK)
     assert 0.0 <= player.value(game, BLACK) <= 1.0
+
+
+def test_kata_analyze_ownership_comes_from_the_ownership_head(heads_file):
+    """The head speaks for the player to move; kata-analyze's map is for the side to move
+    too, so for White the head's map goes through Black's view and back unchanged."""
+    from goengine.game.state import GameState
+    from goengine.nn import features
+    from goengine.programs.loading import load_player
+    player = load_player("policy", heads_file, log=lambda m: None)
+    game = GameState(9, 7.5)
+    game.play(BLACK, 40)
+    board = game.board_for(WHITE)
+    head = player.policy_eval.ownership(features.value_planes(board)).reshape(9, 9)
+    assert np.allclose(player.ownership(game, WHITE), -head, atol=1e-6)   # Black's view
+    assert not np.allclose(player.ownership(game, WHITE), player.scorer.ownership(board))

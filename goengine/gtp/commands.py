@@ -347,9 +347,9 @@ class AnalyzeHandlers(Family):
         return ''
 
     def ownership(self, color):
-        """The dead-stone scorer's ownership of the position with `color` to move."""
-        engine = self.engine
-        return engine.scorer.ownership(self.game.board_for(color))
+        """The player's ownership of the position with `color` to move: a four-headed
+        network's ownership head, else the dead-stone scorer's playouts."""
+        return self.engine.player.ownership(self.game.copy(), color)
 
     def parse(self, args, ownership=False):
         """[color] [interval | interval N] [minmoves N] [maxmoves N], and with

@@ -121,6 +121,12 @@ class MCTSPlayer(Player):
     def policy(self, game, color):
         return self.direct.policy(game, color) if self.direct else None
 
+    def ownership(self, game, color):
+        """The network's ownership head where it has one, else the scorer's playouts."""
+        if self.direct is not None:
+            return self.direct.ownership(game, color)
+        return super().ownership(game, color)
+
     def value(self, game, color):
         """The search's win rate if the tree stands on this position, else the value net's."""
         if self.search.stands_on(game, color):

@@ -19,7 +19,7 @@ import sys
 
 import numpy as np
 
-from goengine import PASS
+from goengine import BLACK, PASS
 from goengine.game.moves import RESIGN, MoveInfo  # noqa: F401  (the players' answers)
 from goengine.players.resign import ResignRule
 from goengine.rollout import scoring
@@ -103,6 +103,11 @@ class Player:
     def value(self, game, color):
         """Estimated win rate in [0, 1] for `color` to move now, or None."""
         return None
+
+    def ownership(self, game, color):
+        """Who ends up owning each point, float (size, size) indexed [row, col], +1 Black,
+        -1 White (kata-analyze): the dead-stone scorer's playouts by default."""
+        return self.scorer.ownership(game.board_for(color))
 
     def close(self):
         pass
@@ -249,6 +254,17 @@ class PolicyPlayer(Player):
             return super().choose(probs, mask)
         weights = (weights / weights.max()) ** (1.0 / self.temperature)
         return int(self.rng.choice(len(weights), p=weights / weights.sum()))
+
+    def ownership(self, game, color):
+        """A four-headed network's ownership head, where it has one; else the scorer's."""
+        evaluator = self.policy_eval
+        if 'ownership' not in getattr(evaluator, 'heads', ()) or not self._fits(evaluator,
+                                                                               game.size):
+            return super().ownership(game, color)
+        board = game.board_for(color)
+        own = evaluator.ownership(self.features.input_planes(board, evaluator.planes))
+        sign = 1.0 if color == BLACK else -1.0   # the head speaks for the player to move
+        return sign * np.asarray(own, dtype=np.float64).reshape(board.size, board.size)
 
     def value(self, game, color):
         if self.value_eval is None or not self._fits(self.value_eval, game.size):

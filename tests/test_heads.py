@@ -203,3 +203,28 @@ def test_kata_analyze_ownership_comes_from_the_ownership_head(heads_file):
     head = player.policy_eval.ownership(features.value_planes(board)).reshape(9, 9)
     assert np.allclose(player.ownership(game, WHITE), -head, atol=1e-6)   # Black's view
     assert not np.allclose(player.ownership(game, WHITE), player.scorer.ownership(board))
+
+
+def test_the_trunk_and_value_head_start_as_a_value_network():
+    value = nets.ValueNet(filters=8, layers=3).eval()
+    heads = nets.init_heads_from_value(nets.HeadsNet(filters=8, layers=3), value).eval()
+    planes = torch.rand(4, nets.VALUE_PLANES, 19, 19).round()
+    with torch.no_grad():
+        assert torch.allclose(heads(planes)[1], value(planes), atol=1e-6)
+    with pytest.raises(ValueError, match="shapes differ"):
+        nets.init_heads_from_value(nets.HeadsNet(filters=16, layers=3), value)
+
+
+def test_heads_training_from_a_value_network_file(labelled_data, tmp_path):
+    folder, cache = labelled_data
+    for split in ("train", "val"):
+        if not (cache / f"tygem-9d-{split}.labels.npz").exists():
+            tool("label_games").main(["--store", str(cache / f"tygem-9d-{split}.npz"),
+                                      "--rollouts", "16", "--no-progress"])
+    value = tmp_path / "value.pt"
+    netfile.save_network(str(value), nets.ValueNet(filters=8, layers=2))
+    run = tmp_path / "from-value"
+    tool("train_heads").main(heads_flags(folder, cache, run, f"--init-from-value={value}",
+                                         "--max-positions=32"))
+    state = torch.load(run / "checkpoint.pt", weights_only=True)
+    assert state["kind"] == "heads" and state["arch"]["filters"] == 8 and state["arch"]["batch_norm"]

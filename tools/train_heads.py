@@ -24,6 +24,10 @@ def parse_args(argv=None):
     trainer.add_arguments(parser, lr=0.0002, batch_size=256, positions_per_game=8,
                           run_dir="runs/heads")
     trainer.add_policy_start(parser, "the trunk and the policy head")
+    parser.add_argument("--init-from-value", metavar="FILE",
+                        help="start the trunk and the value head from a value network file "
+                             "(weights/value-k64.pt: its shape, so --filters/--layers follow "
+                             "it); the other heads start fresh")
     parser.add_argument("--value-weight", type=float, default=0.25, metavar="W",
                         help="weight of the value head's outcome MSE")
     parser.add_argument("--ownership-weight", type=float, default=1.0, metavar="W",

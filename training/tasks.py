@@ -62,12 +62,13 @@ class PolicyTask(Task):
         return loss, {"loss": loss.detach() * len(moves), "top1": top1}
 
 
-def policy_planes_for_statistics(args, positions=1024):
-    """Policy planes of training positions, to measure a folded trunk's BN statistics."""
+def policy_planes_for_statistics(args, positions=1024, examples=None):
+    """Policy planes (or `examples`' planes) of training positions, to measure a folded
+    trunk's BN statistics."""
     store = load_split("train", args.data_dir, args.cache_dir, log=lambda message: None)
     rng = np.random.default_rng([args.seed, 7])
     games = (store[int(i)] for i in rng.permutation(len(store))[:positions // 2])
-    planes, _ = sample_examples(PolicyExamples(), games, 2, rng)
+    planes, _ = sample_examples(examples or PolicyExamples(), games, 2, rng)
     return planes[:positions]
 
 
@@ -177,10 +178,29 @@ class HeadsTask(Task):
             raise SystemExit(str(exc)) from None
 
     def build_model(self, args):
+        if getattr(args, "init_from_value", None):
+            return self.from_value_network(args)
         model = nets.HeadsNet(nets.VALUE_PLANES, args.filters, args.layers, 19, batch_norm=True)
         if args.init_from_policy:
             nets.init_value_from_policy(model, load_policy(args.init_from_policy, args))
         return model
+
+    @staticmethod
+    def from_value_network(args):
+        """The trunk and value head of a shipped value network (weights/value-k64.pt), its
+        BN put back with statistics measured on training positions (unfold_batch_norm)."""
+        try:
+            value = netfile.load_network(args.init_from_value, kind="value", fold=True)
+        except netfile.NetworkLoadError as exc:
+            raise SystemExit(str(exc)) from None
+        plain = nets.HeadsNet(value.planes, value.filters, value.layers, value.board_size,
+                              hidden=value.hidden)
+        try:
+            nets.init_heads_from_value(plain, value)
+        except ValueError as exc:
+            raise SystemExit(f"{args.init_from_value}: {exc}") from None
+        planes = policy_planes_for_statistics(args, examples=ValueExamples())
+        return nets.unfold_batch_norm(plain, planes)
 
     def forward(self, model, x):
         return tuple(output.float() for output in model(x))

@@ -377,6 +377,23 @@ def unfold_batch_norm(model, planes, batch=128):
     return unfolded.train()
 
 
+def init_heads_from_value(heads_net, value_net):
+    """Copy a plain (folded) value network's trunk and value head (its 1x1 layer, 256
+    units and output) into a plain HeadsNet of the same shape, in place; the policy,
+    ownership and score heads keep their fresh weights. Returns heads_net."""
+    if heads_net.batch_norm or value_net.batch_norm:
+        raise ValueError('init_heads_from_value copies plain (folded) networks')
+    if (heads_net.planes, heads_net.filters, heads_net.layers, heads_net.hidden) != (
+            value_net.planes, value_net.filters, value_net.layers, value_net.hidden):
+        raise ValueError(f'shapes differ: heads {heads_net.arch} vs value {value_net.arch}')
+    with torch.no_grad():
+        heads_net.trunk.load_state_dict(value_net.trunk.state_dict())
+        heads_net.value_conv.load_state_dict(value_net.head.state_dict())
+        heads_net.value_fc.load_state_dict(value_net.fc.state_dict())
+        heads_net.value_out.load_state_dict(value_net.out.state_dict())
+    return heads_net
+
+
 def init_value_from_policy(value_net, policy_net):
     """Copy a policy net's trunk (its first layers-1 convs) into a value net (or the
     trunk and policy head into a HeadsNet), in place.

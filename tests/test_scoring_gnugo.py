@@ -26,6 +26,18 @@ def test_rollout_policy_judges_dead_stones_like_gnugo():
 GAMES = Path(__file__).parent / "games"
 
 
+def final_board_and_verdict(name):
+    """The final board of tests/games/<name> and GNU Go's (dead, seki, margin) on it."""
+    from goengine.game.sgffile import parse_game
+    from goengine.game.state import from_record
+    board = from_record(parse_game((GAMES / name).read_text())).board
+    gnugo = scoring_vs_gnugo.GnuGo(GNUGO, ("--chinese-rules",))
+    try:
+        return board, scoring_vs_gnugo.gnugo_verdict(gnugo, board)
+    finally:
+        gnugo.close()
+
+
 @pytest.mark.skipif(GNUGO is None, reason="GNU Go is not installed (apt-get install gnugo)")
 @pytest.mark.parametrize("name, seki_stones", [
     ("seki-in-a-finished-game.sgf", 26),      # a seki that playouts break
@@ -35,15 +47,8 @@ def test_seki_is_scored_like_gnugo(name, seki_stones):
     """Final positions of our games: dead stones, seki stones and the score as
     GNU Go's reading has them."""
     from goengine.rollout import scoring
-    from goengine.game.state import from_record
     from goengine.rollout.rollout_weights import DEFAULT_PATH, load
-    from goengine.game.sgffile import parse_game
-    board = from_record(parse_game((GAMES / name).read_text())).board
-    gnugo = scoring_vs_gnugo.GnuGo(GNUGO, ("--chinese-rules",))
-    try:
-        their_dead, their_seki, their_margin = scoring_vs_gnugo.gnugo_verdict(gnugo, board)
-    finally:
-        gnugo.close()
+    board, (their_dead, their_seki, their_margin) = final_board_and_verdict(name)
     assert len(their_seki) == seki_stones
     for rollout in (None, load(DEFAULT_PATH)):
         dead, seki = scoring.stone_status(board, rollout=rollout)
@@ -139,16 +144,9 @@ def test_a_finished_game_is_counted_beyond_doubt_for_gnu_gos_winner(name):
     """On finished boards, sekis included, no point outside a seki is in doubt: the
     count names GNU Go's winner beyond doubt, so the winner may answer a pass."""
     from goengine import BLACK, WHITE
-    from goengine.game.sgffile import parse_game
-    from goengine.game.state import from_record
     from goengine.programs.loading import load_rollout
     from goengine.rollout.scoring import Scorer
-    board = from_record(parse_game((GAMES / name).read_text())).board
-    gnugo = scoring_vs_gnugo.GnuGo(GNUGO, ("--chinese-rules",))
-    try:
-        _, _, their_margin = scoring_vs_gnugo.gnugo_verdict(gnugo, board)
-    finally:
-        gnugo.close()
+    board, (_, _, their_margin) = final_board_and_verdict(name)
     count = Scorer(load_rollout()).count(board)
     assert count.winner_beyond_doubt() == (BLACK if their_margin > 0 else WHITE)
 

@@ -108,8 +108,9 @@ def test_among_moves_that_win_alike_selection_keeps_more_points(side, center):
         kids = [int(k) for k in tree.children()['node']]
         for node in kids:
             tree.set_stats(node, prior=0.01, n_r=0, w_r=0.0)
-        tree.set_stats(kids[0], prior=0.3, n_r=50, w_r=45.0, n_s=50, w_s=50 * 3.0)
-        tree.set_stats(kids[1], prior=0.3, n_r=50, w_r=45.0, n_s=50, w_s=50 * 30.0)
+        for node, score in ((kids[0], 3.0), (kids[1], 30.0)):
+            tree.set_stats(node, prior=0.3, n_r=50, w_r=45.0)
+            tree.set_scores(node, 50, 50 * score)
         tree.set_stats(tree.root, n_r=100, w_r=-90.0)
         assert tree.pick_child(tree.root, side) == kids[wanted]
         assert np.allclose(tree.children()['q'][:2], 0.9)   # what is reported: win/loss

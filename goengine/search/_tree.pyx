@@ -471,21 +471,22 @@ cdef class Tree:
             z = -z
             node = self.nodes[node].parent
 
-    cdef void backup_score(self, int node, double score) noexcept nogil:
-        """A finished rollout's score from `node`'s mover's view, added on the way up."""
+    cdef void backup_sums(self, int node, double x, bint value) noexcept nogil:
+        """x from `node`'s mover's view, added on the way up, flipping its sign at every
+        level: to the value-net sums (value) or to the rollouts' final-score sums."""
         while node != NO_NODE:
-            self.nodes[node].n_s += 1
-            self.nodes[node].w_s += score
-            score = -score
+            if value:
+                self.nodes[node].n_v += 1
+                self.nodes[node].w_v += x
+            else:
+                self.nodes[node].n_s += 1
+                self.nodes[node].w_s += x
+            x = -x
             node = self.nodes[node].parent
 
     cdef void backup_value(self, int node, double v) noexcept nogil:
         """Value-net result v from `node`'s mover's view, added on the way up."""
-        while node != NO_NODE:
-            self.nodes[node].n_v += 1
-            self.nodes[node].w_v += v
-            v = -v
-            node = self.nodes[node].parent
+        self.backup_sums(node, v, True)
         self.value_backups += 1
 
     # -- one simulation ---------------------------------------------------
@@ -528,7 +529,7 @@ cdef class Tree:
         t3 = now()
         pthread_mutex_lock(&self.lock)
         self.backup_rollout(leaf, -z)     # z is for the player to move at the leaf
-        self.backup_score(leaf, -score)
+        self.backup_sums(leaf, -score, False)   # the rollout's final score
         self.sims_done += 1
         if not terminal:
             self.rollouts += 1
@@ -712,42 +713,31 @@ cdef class Tree:
             pthread_cond_broadcast(&self.wake)
             pthread_mutex_unlock(&self.lock)
 
-    def apply_values(self, nodes, generations, values):
+    def apply_values(self, nodes, generations, values, bint offered=False):
         """Value-network answers v (player to move at the node) for queued leaves:
-        cache them and back them up. Stale answers are dropped."""
-        cdef int i, node, n = len(nodes)
-        cdef int32_t[::1] nd = np.ascontiguousarray(nodes, dtype=np.int32)
-        cdef uint32_t[::1] gen = np.ascontiguousarray(generations, dtype=np.uint32)
-        cdef float[::1] val = np.ascontiguousarray(values, dtype=np.float32)
-        with nogil:
-            pthread_mutex_lock(&self.lock)
-            for i in range(n):
-                if gen[i] != self.generation:
-                    continue
-                node = nd[i]
-                self.pending_value -= 1
-                self.nodes[node].flags = (self.nodes[node].flags & ~VALUE_PENDING) | VALUE_DONE
-                self.nodes[node].value = -val[i]
-                self.backup_value(node, -val[i])
-            pthread_mutex_unlock(&self.lock)
+        cache them and back them up. Stale answers are dropped.
 
-    def offer_values(self, nodes, generations, values):
-        """Values that came with the policy answers of a four-headed network (player to
-        move at each node): cached and backed up once, like apply_values, for nodes that
-        hold none yet and have none queued. Nothing happens without use_value."""
+        offered: values that came with a four-headed network's policy answers, never
+        asked for; they serve the nodes that hold no value and have none queued, and
+        only where the search uses values at all."""
         cdef int i, node, n = len(nodes)
         cdef int32_t[::1] nd = np.ascontiguousarray(nodes, dtype=np.int32)
         cdef uint32_t[::1] gen = np.ascontiguousarray(generations, dtype=np.uint32)
         cdef float[::1] val = np.ascontiguousarray(values, dtype=np.float32)
-        if not self.use_value:
+        if offered and not self.use_value:
             return
         with nogil:
             pthread_mutex_lock(&self.lock)
             for i in range(n):
                 node = nd[i]
-                if gen[i] != self.generation or self.nodes[node].flags & (VALUE_DONE | VALUE_PENDING):
+                if gen[i] != self.generation:
                     continue
-                self.nodes[node].flags |= VALUE_DONE
+                if offered:
+                    if self.nodes[node].flags & (VALUE_DONE | VALUE_PENDING):
+                        continue
+                else:
+                    self.pending_value -= 1
+                self.nodes[node].flags = (self.nodes[node].flags & ~VALUE_PENDING) | VALUE_DONE
                 self.nodes[node].value = -val[i]
                 self.backup_value(node, -val[i])
             pthread_mutex_unlock(&self.lock)
@@ -885,14 +875,9 @@ cdef class Tree:
 
     # -- hooks for tests: one step at a time, on the caller's thread -----------
 
-    def set_stats(self, int node, prior=None, n_v=None, w_v=None, n_r=None, w_r=None,
-                  n_s=None, w_s=None):
+    def set_stats(self, int node, prior=None, n_v=None, w_v=None, n_r=None, w_r=None):
         """Overwrite a node's statistics (hand-made positions in tests)."""
         cdef Node* c = &self.nodes[node]
-        if n_s is not None:
-            c.n_s = n_s
-        if w_s is not None:
-            c.w_s = w_s
         if prior is not None:
             c.prior = prior
         if n_v is not None:
@@ -903,6 +888,11 @@ cdef class Tree:
             c.n_r = n_r
         if w_r is not None:
             c.w_r = w_r
+
+    def set_scores(self, int node, int n_s, double w_s):
+        """Overwrite a node's finished rollouts and their summed scores (tests)."""
+        self.nodes[node].n_s = n_s
+        self.nodes[node].w_s = w_s
 
     def pick_child(self, int node, double side=1.0):
         """The child PUCT selects at `node` (no virtual loss, nothing changes); `side`
@@ -926,4 +916,4 @@ cdef class Tree:
         if value is not None:
             self.backup_value(leaf, -float(value))
         if score is not None:
-            self.backup_score(leaf, -float(score))
+            self.backup_sums(leaf, -float(score), False)

@@ -56,7 +56,7 @@ class NetworkThread:
     @property
     def shared(self):
         """Whether one four-headed network answers both: its value then comes with
-        every policy evaluation (Tree.offer_values), at no cost of its own."""
+        every policy evaluation (Tree.apply_values, offered), at no cost of its own."""
         return self.policy_eval is not None and self.policy_eval is self.value_eval
 
     def serves(self, size):
@@ -117,7 +117,8 @@ class NetworkThread:
         if kind == REQUEST_POLICY:
             self.tree.apply_priors(nodes[chosen], gens[chosen], out)
             if values is not None:
-                self.tree.offer_values(nodes[chosen], gens[chosen], values.reshape(-1))
+                self.tree.apply_values(nodes[chosen], gens[chosen], values.reshape(-1),
+                                      offered=True)
                 self.stats['value_evals'] += len(chosen)
         else:
             self.tree.apply_values(nodes[chosen], gens[chosen], out)

@@ -39,7 +39,7 @@ def load_evaluator(args, kind):
         model = netfile.load_network(args.weights)
         if model.kind != kind and kind not in getattr(model, "heads", ()):
             raise netfile.NetworkLoadError(f"{args.weights}: contains a {model.kind} network, "
-                                           f"expected a {kind} network or one with a {kind} head")
+                                           f"which has no {kind} head")
     except netfile.NetworkLoadError as exc:
         raise SystemExit(str(exc))
     use_bf16 = False if args.fp32 else None   # None: half precision where it is fast

@@ -144,5 +144,5 @@ def evaluator(path, kind, threads=None, device='cpu', use_bf16=None):
     model = netfile.load_network(path)
     if model.kind != kind and kind not in getattr(model, 'heads', ()):
         raise netfile.NetworkLoadError(f'{path}: contains a {model.kind} network, '
-                                       f'expected a {kind} network or one with a {kind} head')
+                                       f'which has no {kind} head')
     return inference.NetworkEvaluator(model, use_bf16=use_bf16, threads=threads, device=device)

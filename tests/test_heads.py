@@ -169,8 +169,12 @@ def test_the_search_takes_its_values_from_the_expansions_own_network_calls(heads
         networks = player.search.networks
         assert networks.shared and player.search.tree.values_with_priors
         game = GameState(9, 7.5)
+        player.verbose = True
         move = player.genmove(game, BLACK, SearchLimits(playouts=400))
         assert game.board.is_legal(move, BLACK)
+        line = next(line for line in logged if "simulations in" in line)
+        evaluations = int(line.split(" network evaluations")[0].rsplit(" ", 1)[1])
+        assert 0 < evaluations <= networks.stats["policy_evals"]   # a batch may land later
         stats = player.search.tree.stats()
         assert stats["expansions"] > 5 and stats["value_backups"] > 0
         assert networks.stats["policy_evals"] > 0

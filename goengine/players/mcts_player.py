@@ -95,6 +95,7 @@ class MCTSPlayer(Player):
         s = self.search
         rate = s.winrate()
         self.log(f'goengine: {simulations} simulations in {elapsed:.2f}s, '
+                 f'{s.last_evals} network evaluations, '
                  f'{s.root_visits()} root visits{" (tree reused)" if reused else ""}, '
                  f'win rate {rate if rate is None else round(rate, 3)}, '
                  f'{s.tree.node_count} nodes')

@@ -97,6 +97,7 @@ class Search:
         self.root_color = None     # the player to move at the root
         self.seeds = itertools.count(1000 * self.config.seed + 1)
         self.last_sims = 0         # simulations in the last run()
+        self.last_evals = 0        # network evaluations (policy and value) in the last run()
         self.komi_bonus = 0.0      # extra komi White's rollouts count with (dynamic komi)
 
     def close(self):
@@ -188,7 +189,7 @@ class Search:
         deadline = start + limits.desired if limits.desired is not None else math.inf
         last_deadline = start + limits.longest if limits.longest is not None else math.inf
         self._wait_for_root_priors(start, deadline)
-        before = self.tree.sims_done
+        before, evals_before = self.tree.sims_done, self._network_evals()
         self.tree.start(max_sims)
         threads = [threading.Thread(target=self.tree.run, args=(next(self.seeds),),
                                     name='goengine-sim', daemon=True)
@@ -228,8 +229,16 @@ class Search:
             for t in threads:
                 t.join()
         self.last_sims = self.tree.sims_done - before
+        self.last_evals = self._network_evals() - evals_before
         if report is not None:
             report(self.infos())
+
+    def _network_evals(self):
+        """Positions the network thread has evaluated so far (policy and value)."""
+        if self.networks is None:
+            return 0
+        stats = self.networks.stats
+        return stats['policy_evals'] + (0 if self.networks.shared else stats['value_evals'])
 
     def _center_score(self):
         """The score utility's center: the root player's expected score so far (the

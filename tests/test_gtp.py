@@ -1022,6 +1022,23 @@ def test_every_example_in_the_help_runs_as_written():
         assert len(replies) == 4 and all(r.startswith('=') for r in replies), (args, replies)
 
 
+def test_every_terminal_example_in_the_readme_runs_as_written():
+    """The README's 'Playing in a terminal' commands start and answer GTP (--help: prints
+    its help)."""
+    readme = (REPO / 'README.md').read_text()
+    block = readme.split('## Playing in a terminal', 1)[1].split('```sh', 1)[1].split('```', 1)[0]
+    commands = [shlex.split(line.split('#')[0]) for line in block.strip().splitlines()]
+    assert len(commands) >= 3
+    for command in commands:
+        assert command[:2] == ['.venv/bin/python', 'gtp_main.py'], command
+        result = run_main(command[2:], 'boardsize 9\nclear_board\nname\nquit\n')
+        assert result.returncode == 0, (command, result.stderr)
+        if '--help' in command:
+            assert 'usage: gtp_main.py' in result.stdout
+        else:
+            assert [r[:1] for r in responses(result.stdout)] == ['='] * 4, (command, result.stdout)
+
+
 def test_main_with_weights_none_over_stdin():
     script = '\n'.join(['1 name', 'boardsize 9', 'clear_board', 'komi 6.5', '2 genmove b',
                         'play w e5', 'bogus', '# comment', '', '3 showboard', 'final_score',

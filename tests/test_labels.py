@@ -5,7 +5,7 @@ import os
 import numpy as np
 import pytest
 
-from goengine import BLACK, PASS, WHITE
+from goengine import BLACK, PASS, WHITE, Board
 from goengine.programs.loading import load_rollout
 from goengine.rollout.scoring import Scorer
 from goengine.game.sgffile import Game
@@ -64,11 +64,12 @@ def test_a_record_the_board_contradicts_gets_no_label(scorer):
 
 
 def test_area_owner_leaves_seki_liberties_and_dame_to_nobody():
-    stones = np.zeros((5, 5), np.int8)
-    stones[:, 1] = BLACK
-    stones[:, 3] = WHITE
-    owner = L.area_owner(stones)
+    board = Board(5, 0.5)
+    board.setup_stones(black=[r * 5 + 1 for r in range(5)], white=[r * 5 + 3 for r in range(5)])
+    owner = board.area_owner()
     assert (owner[:, 0] == 1).all() and (owner[:, 4] == -1).all() and (owner[:, 2] == 0).all()
+    assert (owner[:, 1] == 1).all() and (owner[:, 3] == -1).all()
+    assert owner.sum() - 0.5 == board.area_score()
 
 
 class SplitRollouts:

@@ -26,8 +26,9 @@ from typing import NamedTuple
 
 import numpy as np
 
-from goengine import BLACK, EMPTY, WHITE, IllegalMove
+from goengine import BLACK, WHITE, IllegalMove
 from goengine.game.sgffile import SgfError, iter_positions, new_board
+from goengine.rollout.scoring import without_dead
 from training import arrayfile
 
 FORMAT = "goengine-game-labels"
@@ -122,45 +123,10 @@ def final_board(game):
     return board
 
 
-def area_owner(stones):
-    """Tromp-Taylor owner of every point of a board with no dead stones: a stone
-    its colour, an empty region its colour if it touches only that colour, else 0.
-    int8 (size, size), +1 Black, -1 White."""
-    size = stones.shape[0]
-    owner = np.where(stones == BLACK, 1, np.where(stones == WHITE, -1, 0)).astype(np.int8)
-    seen = np.zeros_like(stones, dtype=bool)
-    for r0 in range(size):
-        for c0 in range(size):
-            if stones[r0, c0] != EMPTY or seen[r0, c0]:
-                continue
-            region, borders, stack = [], set(), [(r0, c0)]
-            seen[r0, c0] = True
-            while stack:
-                r, c = stack.pop()
-                region.append((r, c))
-                for rr, cc in ((r - 1, c), (r + 1, c), (r, c - 1), (r, c + 1)):
-                    if 0 <= rr < size and 0 <= cc < size:
-                        if stones[rr, cc] == EMPTY:
-                            if not seen[rr, cc]:
-                                seen[rr, cc] = True
-                                stack.append((rr, cc))
-                        else:
-                            borders.add(int(stones[rr, cc]))
-            if len(borders) == 1:
-                value = 1 if borders == {BLACK} else -1
-                for r, c in region:
-                    owner[r, c] = value
-    return owner
-
-
 def counted_label(board, winner, scorer):
     """(kind, ownership in [-1, 1], margin) of a counted game's final board."""
     dead, _seki = scorer.stone_status(board)
-    stones = board.stones().copy()
-    size = board.size
-    for point in dead:
-        stones[point // size, point % size] = EMPTY
-    owner = area_owner(stones)
+    owner = without_dead(board, dead).area_owner()
     margin = float(owner.sum()) - board.komi
     agrees = (margin > 0 and winner == BLACK) or (margin < 0 and winner == WHITE)
     return (COUNTED, owner, margin) if agrees else (NONE, None, float("nan"))

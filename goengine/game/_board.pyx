@@ -954,6 +954,21 @@ cdef class Board:
         area_counts(&self.st, &black, &white)
         return black, white
 
+    def area_owner(self):
+        """Tromp-Taylor owner of every point, int8 (size, size) indexed [row, col]:
+        +1 Black, -1 White, 0 neither (an empty region reaching both colours)."""
+        cdef int8_t owner[MAX_POINTS]
+        cdef int8_t colour
+        cdef int row, col, n = self.st.size
+        area_owner(&self.st, owner)
+        out = np.zeros((n, n), dtype=np.int8)
+        cdef signed char[:, :] view = out
+        for row in range(n):
+            for col in range(n):
+                colour = owner[point_of(&self.st, row, col)]
+                view[row, col] = 1 if colour == BLACK else -1 if colour == WHITE else 0
+        return out
+
     def area_score(self):
         """Black area - white area - komi: positive means black wins."""
         black, white = self.area_counts()

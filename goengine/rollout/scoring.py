@@ -158,6 +158,12 @@ def final_score(board, dead=None, playouts=DEFAULT_PLAYOUTS, rollout=None):
     """
     if dead is None:
         dead = dead_stones(board, playouts, rollout=rollout)
+    return float(without_dead(board, dead).area_score())
+
+
+def without_dead(board, dead):
+    """A board of `board`'s size and komi holding its stones but the `dead` ones
+    (no history: what area scoring counts)."""
     dead = set(dead)
     stones = board.stones()
     size = board.size
@@ -166,7 +172,7 @@ def final_score(board, dead=None, playouts=DEFAULT_PLAYOUTS, rollout=None):
     cleaned = Board(size, board.komi, superko=False)
     if black or white:
         cleaned.setup_stones(black=[int(p) for p in black], white=[int(p) for p in white])
-    return float(cleaned.area_score())
+    return cleaned
 
 
 class Count(NamedTuple):

@@ -68,16 +68,17 @@ def dead_stones(board, playouts=DEFAULT_PLAYOUTS, seed=0, rollout=None):
     return stone_status(board, playouts, seed, rollout)[0]
 
 
-def stone_status(board, playouts=DEFAULT_PLAYOUTS, seed=0, rollout=None):
+def stone_status(board, playouts=DEFAULT_PLAYOUTS, seed=0, rollout=None, own=None):
     """(dead, seki): sorted points of the stones judged dead and of those in
     seki; every other stone is alive.
 
-    rollout: as for ownership()."""
+    rollout: as for ownership(); own: that ownership, when the caller has it already."""
     stones = board.stones()
     size = board.size
     if not stones.any():
         return [], []
-    own = ownership(board, playouts, seed, rollout)
+    if own is None:
+        own = ownership(board, playouts, seed, rollout)
     dead, seki, done = [], set(), set()
     for r in range(size):
         for c in range(size):
@@ -227,9 +228,11 @@ class Scorer:
         return final_score(board, dead)
 
     def count(self, board):
-        """The Count of the board as it stands: the final score and its doubt."""
-        dead, seki = self.stone_status(board)
-        return Count(final_score(board, dead), doubtful_points(board, self.ownership(board), seki))
+        """The Count of the board as it stands: the final score and its doubt, from one
+        set of playouts."""
+        own = self.ownership(board)
+        dead, seki = stone_status(board, self.playouts, rollout=self.rollout, own=own)
+        return Count(final_score(board, dead), doubtful_points(board, own, seki))
 
 
 def format_score(score):

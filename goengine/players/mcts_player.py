@@ -61,15 +61,15 @@ class MCTSPlayer(Player):
         if self.should_resign(game, color):
             return RESIGN
         move = self.search.best_move()
-        if move == PASS and self.opponent_passed(game, color):
+        if move == PASS and self.opponent_passed(game, color) and not cleanup:
             # Our pass would end the game: the search scores the end by area with
             # every stone on the board alive, and a referee takes dead stones off.
-            # It ends only where our count, dead stones removed, says we win.
-            if not self.opponent_passed_and_we_win(game, color):
-                move = self.move_instead_of_pass(game, color)
-                if self.verbose:
-                    self.log('goengine: not passing: our count does not say we win '
-                             'beyond doubt')
+            # should_pass above already asked our count, dead stones removed, and it
+            # did not say we win beyond doubt (cleanup bans the search's pass itself).
+            move = self.move_instead_of_pass(game, color)
+            if self.verbose:
+                self.log('goengine: not passing: our count does not say we win '
+                         'beyond doubt')
         return move
 
     def move_instead_of_pass(self, game, color):

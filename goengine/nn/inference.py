@@ -140,13 +140,14 @@ class NetworkEvaluator:
             x = x.contiguous(memory_format=torch.channels_last)
         return x, single
 
-    def _forward(self, x, kind):
-        """The `kind` output of the network for the batch x, float32."""
+    def _forward(self, x, *kinds):
+        """The network's `kinds` outputs for the batch x, float32: one tensor for one
+        kind, a tuple for several (a four-headed network answers all in one call)."""
         with torch.autocast(self.device.type, dtype=self.half_dtype(), enabled=self.use_bf16):
             out = self.model(x)
-        if isinstance(out, tuple):
-            out = out[self.heads.index(kind)]
-        return out.float()
+        outputs = out if isinstance(out, tuple) else (out,)
+        chosen = tuple(outputs[self.heads.index(kind)].float() for kind in kinds)
+        return chosen[0] if len(chosen) == 1 else chosen
 
     def half_dtype(self):
         """bf16; fp16 on Apple's MPS and on a CUDA GPU without bf16 (before Ampere)."""
@@ -198,10 +199,7 @@ class NetworkEvaluator:
         self._require('policy')
         self._require('value')
         x, single = self._batch(planes)
-        with torch.autocast(self.device.type, dtype=self.half_dtype(), enabled=self.use_bf16):
-            out = self.model(x)
-        logits = out[self.heads.index('policy')].float().cpu().numpy()
-        values = out[self.heads.index('value')].float().cpu().numpy()
+        logits, values = (t.cpu().numpy() for t in self._forward(x, 'policy', 'value'))
         return (logits[0], values[0]) if single else (logits, values)
 
     @torch.inference_mode()

@@ -65,6 +65,15 @@ cdef inline int point_of(const BoardState* b, int row, int col) noexcept nogil:
     return (row + 1) * b.stride + col + 1
 
 
+cdef inline bint contains_point(const int* pts, int n, int q) noexcept nogil:
+    """Whether q is among the first n entries of pts (a short list of points or chains)."""
+    cdef int i
+    for i in range(n):
+        if pts[i] == q:
+            return True
+    return False
+
+
 cdef class Board:
     cdef BoardState st
     cdef uint64_t* seen_hashes     # every position so far, for positional superko

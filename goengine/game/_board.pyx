@@ -188,14 +188,6 @@ cdef int _merge(BoardState* b, int h1, int h2) noexcept nogil:
     return big
 
 
-cdef inline bint _contains(const int* pts, int n, int q) noexcept nogil:
-    cdef int i
-    for i in range(n):
-        if pts[i] == q:
-            return True
-    return False
-
-
 cdef inline int _neighbour_chains(const BoardState* b, int p, int colors, int* heads) noexcept nogil:
     """The distinct chains next to p whose colour is in the bit mask
     `colors` (BLACK, WHITE or BLACK | WHITE); returns how many."""
@@ -204,7 +196,7 @@ cdef inline int _neighbour_chains(const BoardState* b, int p, int colors, int* h
     d[0] = p - b.stride; d[1] = p - 1; d[2] = p + 1; d[3] = p + b.stride
     for k in range(4):
         n = d[k]
-        if b.color[n] != BORDER and (b.color[n] & colors) and not _contains(heads, count, b.head[n]):
+        if b.color[n] != BORDER and (b.color[n] & colors) and not contains_point(heads, count, b.head[n]):
             heads[count] = b.head[n]
             count += 1
     return count
@@ -339,7 +331,7 @@ cdef bint is_true_eye(const BoardState* b, int p, int c) noexcept nogil:
 
 
 cdef inline int _add_point(int* pts, int n, int q) noexcept nogil:
-    if _contains(pts, n, q):
+    if contains_point(pts, n, q):
         return n
     pts[n] = q
     return n + 1
@@ -401,7 +393,7 @@ cdef int libs_after_move(const BoardState* b, int p, int c, int cap,
             d[0] = s - b.stride; d[1] = s - 1; d[2] = s + 1; d[3] = s + b.stride
             for k in range(4):
                 q = d[k]
-                if q == p or (b.color[q] == c and _contains(friends, nf, b.head[q])):
+                if q == p or (b.color[q] == c and contains_point(friends, nf, b.head[q])):
                     nl = _add_point(pts, nl, s)
                     break
             if nl >= cap:

@@ -60,9 +60,6 @@ cdef void diamond_points(const BoardState* b, int centre, int* points) noexcept 
 cdef uint32_t sym_key3(uint32_t key, int s) noexcept nogil
 cdef uint64_t sym_diamond(uint64_t code, int s) noexcept nogil
 cdef uint64_t sym_response(uint64_t key, int s) noexcept nogil
-cdef uint32_t canonical_key3(uint32_t key) noexcept nogil
-cdef uint64_t canonical_diamond(uint64_t code) noexcept nogil
-cdef uint64_t canonical_response(uint64_t key) noexcept nogil
 
 
 cdef inline uint32_t mover_key3(uint32_t key, int c) noexcept nogil:

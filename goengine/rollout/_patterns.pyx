@@ -17,7 +17,7 @@ import numpy as np
 
 from goengine.game._board cimport (
     Board, BoardState, EMPTY, BLACK, WHITE, BORDER, PASS_POINT,
-    copy_state, is_legal, play_move, point_of,
+    contains_point, copy_state, is_legal, play_move, point_of,
 )
 
 # Neighbour i of the 3x3 key, as (drow, dcol), going round the centre.
@@ -128,16 +128,6 @@ cdef uint32_t sym_key3(uint32_t key, int s) noexcept nogil:
     return out
 
 
-cdef uint32_t canonical_key3(uint32_t key) noexcept nogil:
-    cdef uint32_t best = key, k
-    cdef int s
-    for s in range(1, 8):
-        k = sym_key3(key, s)
-        if k < best:
-            best = k
-    return best
-
-
 # ---------------------------------------------------------------------------
 # The incremental keys
 # ---------------------------------------------------------------------------
@@ -224,34 +214,24 @@ cdef int pb_play(PatternBoard* pb, int p, int c) noexcept nogil:
             continue
         h = b.head[n]
         if b.color[n] == c:
-            for j in range(nf):
-                if friends[j] == h:
-                    break
-            else:
+            if not contains_point(friends, nf, h):
                 friends[nf] = h
                 friend_state[nf] = pb.state[h]
                 nf += 1
         elif b.libs[h] > 1:
-            for j in range(no):
-                if opponents[j] == h:
-                    break
-            else:
+            if not contains_point(opponents, no, h):
                 opponents[no] = h
                 no += 1
-        else:
-            for j in range(ne):
-                if prey[j] == h:
+        elif not contains_point(prey, ne, h):
+            prey[ne] = h
+            ne += 1
+            q = h
+            while True:
+                pb.captured[pb.num_captured] = q
+                pb.num_captured += 1
+                q = b.next_stone[q]
+                if q == h:
                     break
-            else:
-                prey[ne] = h
-                ne += 1
-                q = h
-                while True:
-                    pb.captured[pb.num_captured] = q
-                    pb.num_captured += 1
-                    q = b.next_stone[q]
-                    if q == h:
-                        break
 
     captures = play_move(b, p, c)
 
@@ -347,21 +327,19 @@ cdef uint64_t sym_response(uint64_t key, int s) noexcept nogil:
     return response_key(sym_diamond(key & mask, s), <int>libs, perm12[s][j])
 
 
-cdef uint64_t canonical_diamond(uint64_t code) noexcept nogil:
-    cdef uint64_t best = code, k
-    cdef int s
-    for s in range(1, 8):
-        k = sym_diamond(code, s)
-        if k < best:
-            best = k
-    return best
+cdef uint64_t sym_key3_wide(uint64_t key, int s) noexcept nogil:
+    return sym_key3(<uint32_t>key, s)
 
 
-cdef uint64_t canonical_response(uint64_t key) noexcept nogil:
+ctypedef uint64_t (*Symmetry)(uint64_t, int) noexcept nogil
+
+
+cdef uint64_t smallest_image(uint64_t key, Symmetry sym) noexcept nogil:
+    """The canonical form of a key: its smallest image under the 8 symmetries."""
     cdef uint64_t best = key, k
     cdef int s
     for s in range(1, 8):
-        k = sym_response(key, s)
+        k = sym(key, s)
         if k < best:
             best = k
     return best
@@ -376,39 +354,32 @@ KIND_RESPONSE = "response"
 KIND_DIAMOND = "diamond"
 
 
-cdef uint64_t _sym(str kind, uint64_t key, int s) except? 0:
+cdef Symmetry symmetry_of(str kind) except NULL:
     if kind == KIND_3X3:
-        return sym_key3(<uint32_t>key, s)
+        return sym_key3_wide
     if kind == KIND_RESPONSE:
-        return sym_response(key, s)
+        return sym_response
     if kind == KIND_DIAMOND:
-        return sym_diamond(key, s)
+        return sym_diamond
     raise ValueError(f"unknown pattern kind {kind!r}")
 
 
 def symmetries(str kind, uint64_t key):
     """The 8 images of a key under rotations and reflections."""
-    return [_sym(kind, key, s) for s in range(NUM_SYMMETRIES)]
+    cdef Symmetry sym = symmetry_of(kind)
+    return [sym(key, s) for s in range(NUM_SYMMETRIES)]
 
 
 def canonical(str kind, keys):
     """Symmetry-canonical form (the smallest image) of every key in an array."""
+    cdef Symmetry sym = symmetry_of(kind)
     cdef uint64_t[:] k = np.ascontiguousarray(keys, dtype=np.uint64)
     out = np.empty(k.shape[0], dtype=np.uint64)
     cdef uint64_t[:] o = out
     cdef Py_ssize_t i
-    cdef int which = 0 if kind == KIND_3X3 else 1 if kind == KIND_RESPONSE else \
-        2 if kind == KIND_DIAMOND else -1
-    if which < 0:
-        raise ValueError(f"unknown pattern kind {kind!r}")
     with nogil:
         for i in range(k.shape[0]):
-            if which == 0:
-                o[i] = canonical_key3(<uint32_t>k[i])
-            elif which == 1:
-                o[i] = canonical_response(k[i])
-            else:
-                o[i] = canonical_diamond(k[i])
+            o[i] = smallest_image(k[i], sym)
     return out
 
 

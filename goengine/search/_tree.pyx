@@ -65,6 +65,12 @@ cdef enum:
     # request kinds
     REQ_POLICY = 0
     REQ_VALUE = 1
+    # what the network thread hands back (Tree.answer)
+    ANSWER_PRIORS = 0         # policy logits for an expanded node
+    ANSWER_NO_PRIORS = 1      # the policy request failed: ask again later
+    ANSWER_VALUE = 2          # the value asked for
+    ANSWER_NO_VALUE = 3       # the value request failed
+    ANSWER_OFFERED_VALUE = 4  # a value that came with the priors, unasked
 
 REQUEST_POLICY = REQ_POLICY
 REQUEST_VALUE = REQ_VALUE
@@ -713,6 +719,10 @@ cdef class Tree:
             pthread_cond_broadcast(&self.wake)
             pthread_mutex_unlock(&self.lock)
 
+    # -- answers from the network thread -------------------------------------
+    # Every answer, and every notice that none will come, passes through answer():
+    # one lock, and one test for answers to requests a reset has made stale.
+
     def apply_values(self, nodes, generations, values, bint offered=False):
         """Value-network answers v (player to move at the node) for queued leaves:
         cache them and back them up. Stale answers are dropped.
@@ -720,65 +730,55 @@ cdef class Tree:
         offered: values that came with a four-headed network's policy answers, never
         asked for; they serve the nodes that hold no value and have none queued, and
         only where the search uses values at all."""
-        cdef int i, node, n = len(nodes)
-        cdef int32_t[::1] nd = np.ascontiguousarray(nodes, dtype=np.int32)
-        cdef uint32_t[::1] gen = np.ascontiguousarray(generations, dtype=np.uint32)
-        cdef float[::1] val = np.ascontiguousarray(values, dtype=np.float32)
         if offered and not self.use_value:
             return
-        with nogil:
-            pthread_mutex_lock(&self.lock)
-            for i in range(n):
-                node = nd[i]
-                if gen[i] != self.generation:
-                    continue
-                if offered:
-                    if self.nodes[node].flags & (VALUE_DONE | VALUE_PENDING):
-                        continue
-                else:
-                    self.pending_value -= 1
-                self.nodes[node].flags = (self.nodes[node].flags & ~VALUE_PENDING) | VALUE_DONE
-                self.nodes[node].value = -val[i]
-                self.backup_value(node, -val[i])
-            pthread_mutex_unlock(&self.lock)
+        self.answer(ANSWER_OFFERED_VALUE if offered else ANSWER_VALUE, nodes, generations,
+                    np.reshape(values, (-1, 1)))
 
     def apply_priors(self, nodes, generations, logits):
         """SL-policy answers: replace the placeholder priors of each node's children
         by softmax(logits / beta) over those children (pass keeps pass_prior).
         logits: (n, size*size) in Python move order. Stale answers are dropped."""
-        cdef int i, node, n = len(nodes)
-        cdef int32_t[::1] nd = np.ascontiguousarray(nodes, dtype=np.int32)
-        cdef uint32_t[::1] gen = np.ascontiguousarray(generations, dtype=np.uint32)
-        cdef float[:, ::1] lg = np.ascontiguousarray(logits, dtype=np.float32)
-        with nogil:
-            pthread_mutex_lock(&self.lock)
-            for i in range(n):
-                if gen[i] != self.generation:
-                    continue
-                node = nd[i]
-                self.pending_policy -= 1
-                self.set_priors(node, &lg[i, 0])
-            pthread_mutex_unlock(&self.lock)
+        self.answer(ANSWER_PRIORS, nodes, generations, logits)
 
     def drop_requests(self, int kind, nodes, generations):
         """Give up on requests the network thread could not serve (an error):
         the nodes are free to ask again and the queue caps are not eaten up."""
-        cdef int i, node, n = len(nodes)
-        cdef int32_t[::1] nd = np.ascontiguousarray(nodes, dtype=np.int32)
+        self.answer(ANSWER_NO_PRIORS if kind == REQ_POLICY else ANSWER_NO_VALUE,
+                    nodes, generations, np.zeros((len(nodes), 1)))
+
+    cdef answer(self, int what, nodes, generations, answers):
+        """Take one row of `answers` for each node whose request is still current."""
+        cdef int i, n = len(nodes)
+        cdef int32_t[::1] node = np.ascontiguousarray(nodes, dtype=np.int32)
         cdef uint32_t[::1] gen = np.ascontiguousarray(generations, dtype=np.uint32)
-        cdef uint8_t flag = PRIORS_PENDING if kind == REQ_POLICY else VALUE_PENDING
+        cdef float[:, ::1] row = np.ascontiguousarray(answers, dtype=np.float32)
         with nogil:
             pthread_mutex_lock(&self.lock)
             for i in range(n):
-                if gen[i] != self.generation:
-                    continue
-                node = nd[i]
-                self.nodes[node].flags &= ~flag
-                if kind == REQ_POLICY:
-                    self.pending_policy -= 1
-                else:
-                    self.pending_value -= 1
+                if gen[i] == self.generation:
+                    self.take_answer(what, node[i], &row[i, 0])
             pthread_mutex_unlock(&self.lock)
+
+    cdef void take_answer(self, int what, int node, const float* answer) noexcept nogil:
+        cdef Node* nd = &self.nodes[node]
+        if what == ANSWER_PRIORS:
+            self.pending_policy -= 1
+            self.set_priors(node, answer)
+        elif what == ANSWER_NO_PRIORS:
+            self.pending_policy -= 1
+            nd.flags &= ~PRIORS_PENDING
+        elif what == ANSWER_NO_VALUE:
+            self.pending_value -= 1
+            nd.flags &= ~VALUE_PENDING
+        else:
+            if what == ANSWER_VALUE:
+                self.pending_value -= 1
+            elif nd.flags & (VALUE_DONE | VALUE_PENDING):
+                return                     # an offered value the node does not need
+            nd.flags = (nd.flags & ~VALUE_PENDING) | VALUE_DONE
+            nd.value = -answer[0]
+            self.backup_value(node, -answer[0])
 
     cdef void set_priors(self, int node, const float* logits) noexcept nogil:
         cdef Node* c

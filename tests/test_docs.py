@@ -1,0 +1,139 @@
+"""The commands in README.md and docs/*.md are commands the programs take, as written.
+
+Most of them train, play matches or benchmark for minutes to days, so they are not run
+here: each is handed to its own program with argument parsing stopped right after it
+succeeds, which catches a renamed or removed flag, a bad value and a missing program, and
+every file of the repository it reads (weights, suites) must exist or be written by an
+earlier command of the same page. `--device cuda` is checked as `--device cpu` on a machine
+whose torch sees no CUDA GPU (there the engine refuses it, as it should). The terminal
+examples that start the engine are run for real in tests/test_gtp.py."""
+
+import os
+import re
+import shlex
+import subprocess
+import sys
+from concurrent.futures import ThreadPoolExecutor
+from pathlib import Path
+
+import pytest
+import torch
+
+REPO = Path(__file__).resolve().parent.parent
+PAGES = [REPO / "README.md"] + sorted((REPO / "docs").glob("*.md"))
+
+# Runs a program (a path, or -m and a module) with parse_args stopping after a clean parse.
+PARSE_ONLY = """
+import argparse, os, runpy, sys
+parse_args = argparse.ArgumentParser.parse_args
+def parse_and_stop(self, args=None, namespace=None):
+    parse_args(self, args, namespace)
+    raise SystemExit(0)
+argparse.ArgumentParser.parse_args = parse_and_stop
+target, sys.argv = sys.argv[1], sys.argv[1:]
+if target == '-m':
+    sys.argv = sys.argv[1:]
+    runpy.run_module(sys.argv[0], run_name='__main__', alter_sys=True)
+else:
+    sys.path.insert(0, os.path.dirname(os.path.abspath(target)))
+    runpy.run_path(target, run_name='__main__')
+"""
+# Arguments that name a file or folder the command writes, not one it reads.
+OUTPUT_FLAGS = {"--export", "--out", "--run-dir"}
+ENTRY_POINTS = {".venv/bin/goengine-review": ["-m", "goengine.programs.review"]}
+
+
+def readme_commands(text):
+    """Every command line of the README's sh blocks, continuations joined, without
+    comments, `nohup` or a trailing `&`."""
+    commands = []
+    for block in re.findall(r"```sh\n(.*?)```", text, re.S):
+        block = block.replace("\\\n", " ")
+        for line in block.splitlines():
+            words = shlex.split(line, comments=True)
+            if words and words[0] == "nohup":
+                words = words[1:]
+            if words and words[-1] == "&":
+                words = words[:-1]
+            if words:
+                commands.append(words)
+    return commands
+
+
+def program_and_args(words):
+    """(program arguments for PARSE_ONLY, the command's own arguments), or None for a
+    command that is not one of ours (make)."""
+    if words[0] in ENTRY_POINTS:
+        return ENTRY_POINTS[words[0]], words[1:]
+    if words[0] == ".venv/bin/python":
+        if words[1] == "-m":
+            return words[1:3], words[3:]
+        return words[1:2], words[2:]
+    return None
+
+
+def repository_files(args):
+    """(files of the repository the command reads, files it writes)."""
+    read, written = [], []
+    for i, arg in enumerate(args):
+        if re.match(r"(weights|tests|docs)/", arg):
+            (written if i and args[i - 1] in OUTPUT_FLAGS else read).append(arg)
+    return read, written
+
+
+def on_this_machine(args):
+    if torch.cuda.is_available():
+        return args
+    return ["cpu" if a.startswith("cuda") and i and args[i - 1] == "--device" else a
+            for i, a in enumerate(args)]
+
+
+def parse_only(program, args):
+    return subprocess.run([sys.executable, "-c", PARSE_ONLY] + program + args, cwd=REPO,
+                          capture_output=True, text=True, timeout=120)
+
+
+def test_commands_are_found():
+    commands = readme_commands((REPO / "README.md").read_text())
+    assert sum(program_and_args(c) is not None for c in commands) >= 15
+    assert ["make", "test"] in commands
+    assert len(PAGES) >= 5
+
+
+@pytest.mark.parametrize("page", PAGES, ids=lambda p: p.name)
+def test_commands_parse_and_read_files_that_exist(page):
+    failures, written, parsing = [], set(), []
+    with ThreadPoolExecutor(os.cpu_count()) as pool:
+        for words in readme_commands(page.read_text()):
+            found = program_and_args(words)
+            if found is None:
+                continue
+            program, args = found
+            reads, writes = repository_files(args)
+            missing = [f for f in reads if not (REPO / f).exists() and f not in written]
+            written.update(writes)
+            if missing:
+                failures.append((" ".join(words), f"no such file: {missing}"))
+            parsing.append((words, pool.submit(parse_only, program, on_this_machine(args))))
+        for words, future in parsing:
+            result = future.result()
+            if result.returncode != 0 or ("--help" not in words and result.stdout.strip()):
+                failures.append((" ".join(words), result.stderr.strip()[-300:]))
+    assert not failures, "\n".join(f"{c}\n    {why}" for c, why in failures)
+
+
+@pytest.mark.parametrize("words, reason", [
+    ([".venv/bin/python", "tools/eval_policy.py", "--weights", "weights/sl.pt", "--no-such-flag"],
+     "unrecognized"),
+    ([".venv/bin/python", "tools/eval_policy.py", "--weights", "weights/sl.pt", "--limit", "ten"],
+     "invalid"),
+    ([".venv/bin/python", "tools/not_a_program.py"], "No such file"),
+])
+def test_a_wrong_command_fails_the_check(words, reason):
+    result = parse_only(*program_and_args(words))
+    assert result.returncode != 0 and reason in result.stderr
+
+
+def test_files_read_and_written():
+    args = ["--weights", "weights/x.pt", "--export", "weights/y.pt", "tests/a.tst"]
+    assert repository_files(args) == (["weights/x.pt", "tests/a.tst"], ["weights/y.pt"])

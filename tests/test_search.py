@@ -11,7 +11,7 @@ from goengine import BLACK, PASS, WHITE, Board
 from goengine.game import coords
 from goengine.search._tree import Tree, utility_of_score
 from goengine.search.config import SearchConfig
-from goengine.game.state import GameState
+from goengine.game.state import GameState, fixed_handicap_points
 from goengine.game.moves import RESIGN
 from goengine.players.player import SimplePlayer
 from goengine.players.mcts_player import MCTSPlayer
@@ -157,6 +157,51 @@ def test_a_big_lead_is_kept_by_the_move_that_keeps_more_points():
     assert visits[0.5][g5] > max(visits[0.5][m] for m in others) + 30
 
 
+def test_the_true_komi_outcome_is_kept_beside_the_shifted_one():
+    tree = fresh_tree(expand_threshold=1000, mixing=1.0)
+    a = int(tree.children()['node'][0])
+    tree.forbid([int(m) for m in tree.children()['move'][1:]])
+    tree.komi = tree.true_komi + 10                  # White's rollouts count 10 more points
+    for _ in range(3):
+        leaf = tree.descend_once()
+        tree.backup_once(leaf, rollout=+1, score=4.5, true_score=-5.5)   # white to move at a
+    c = tree.children()
+    assert c['q'][0] == pytest.approx(-1.0)          # black's view: lost at the shifted komi
+    assert c['q_true'][0] == pytest.approx(1.0)      # and won at the true one
+    tree.komi = tree.true_komi
+    assert tree.children()['q_true'][0] == tree.children()['q'][0]
+
+
+def test_win_rates_are_reported_at_the_true_komi_under_dynamic_komi():
+    """White gives two stones on 9x9 with so much dynamic komi that every rollout wins
+    for it: the search's own Q says so, while the win rate it reports, resigns on and
+    shows in analysis is the true count's, where Black's stones tell."""
+    game = GameState(9, 0.5)
+    game.place_handicap(fixed_handicap_points(2, 9))
+    reported = {}
+    for per_stone in (0.0, 50.0):
+        search = Search(config=SearchConfig(mixing=1.0, sim_threads=1, expand_threshold=5,
+                                            dynamic_komi_per_stone=per_stone))
+        try:
+            search.set_position(game, WHITE, dynamic_komi=True)
+            search.run(SearchLimits(playouts=2000))
+            c = search.tree.children()
+            visited = c['n_r'] > 0
+            infos = search.infos()
+            reported[per_stone] = (search.winrate(), search.root_winrate(), infos[0].winrate)
+            resign_estimate = (1 + search.best_q()) / 2
+            if per_stone:
+                assert (c['q'][visited] == 1.0).all()
+        finally:
+            search.close()
+    true_rate = reported[0.0][1]
+    assert true_rate < 0.6
+    for rate in reported[50.0]:
+        assert rate == pytest.approx(true_rate, abs=0.12)
+    # the best of the well-visited moves, each at the true komi: not the shifted 1.0
+    assert max(reported[50.0]) <= resign_estimate < 0.9
+
+
 def test_virtual_loss_spreads_parallel_selections():
     tree = fresh_tree(expand_threshold=1000, virtual_loss=3)
     leaves = [tree.descend_once() for _ in range(6)]      # six simulations in flight
@@ -181,6 +226,7 @@ def test_backup_arithmetic_and_signs():
     assert (tree.node(root)['n_r'], tree.node(root)['w_r']) == (1, 1)
     assert (tree.node(a)['n_s'], tree.node(a)['w_s']) == (1, -4.5)
     assert (tree.node(root)['n_s'], tree.node(root)['w_s']) == (1, 4.5)
+    assert (tree.node(a)['w_t'], tree.node(root)['w_t']) == (-1, 1)   # the same count at the true komi
 
     b = tree.descend_once()                          # a passed n_thr = 0: expanded, one step more
     assert tree.node(b)['parent'] == a and tree.node(a)['num_children'] > 0
@@ -573,7 +619,8 @@ class FourStoneGame(GameState):
 def test_dynamic_komi_counts_the_rollouts_but_not_the_reports(to_move, lead):
     """Black wins the settled position by 1.5. White giving four stones with one
     point a stone of dynamic komi counts its rollouts 4 points better: they all
-    win for White; the score reported stays the true count's."""
+    win for White (the search's own Q); the win rate and score reported stay the
+    true count's."""
     settled = settled_game(to_move)
     game = FourStoneGame(9, 7.5, ruleset='new_zealand')   # no handicap compensation
     game.setup(black=settled.setup_black, white=settled.setup_white, to_move=to_move)
@@ -583,8 +630,9 @@ def test_dynamic_komi_counts_the_rollouts_but_not_the_reports(to_move, lead):
         search = Search(config=config)
         search.set_position(game, to_move, dynamic_komi=dynamic_komi)
         search.run(SearchLimits(playouts=200))
-        winrate = search.root_winrate()
-        assert winrate == (1.0 if white_wins == (to_move == WHITE) else 0.0)
+        q = search.tree.children()['q']
+        assert ((q + 1) / 2 == (1.0 if white_wins == (to_move == WHITE) else 0.0)).all()
+        assert search.root_winrate() == (0.0 if to_move == WHITE else 1.0)
         assert search.root_score() == pytest.approx(lead)
         assert all(info.score_lead == pytest.approx(lead) for info in search.infos())
         search.close()

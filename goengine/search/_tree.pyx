@@ -90,6 +90,8 @@ ctypedef struct Node:
     float w_r                # W_r(s, a), mover's view, including virtual losses
     int32_t n_s              # rollouts finished below this node (no virtual losses)
     float w_s                # their final area scores summed, mover's view (points)
+    float w_t                # their outcomes (+1/-1/0) at the true komi, mover's view:
+                             # w_r's twin where dynamic komi shifts the rollouts' count
 
 
 ctypedef struct Request:
@@ -166,6 +168,15 @@ cdef inline double node_q(const Node* n, double mixing) noexcept nogil:
     return 0.0
 
 
+cdef inline double node_q_true(const Node* n, double mixing) noexcept nogil:
+    """Q(s,a) with the rollouts' part counted at the true komi (finished rollouts only)."""
+    if n.n_s == 0:
+        return node_q(n, mixing)
+    if n.n_v > 0:
+        return (1.0 - mixing) * n.w_v / n.n_v + mixing * n.w_t / n.n_s
+    return n.w_t / n.n_s
+
+
 cdef class Tree:
     """A search tree in a fixed-size node pool, plus its request queues.
 
@@ -179,7 +190,8 @@ cdef class Tree:
     cdef int used
     cdef readonly int root
     cdef BoardState root_state
-    cdef public double komi
+    cdef public double komi            # the rollouts count with this (dynamic komi included)
+    cdef public double true_komi       # the game's: what win rates are reported at
     cdef uint32_t generation
 
     # configuration
@@ -243,7 +255,7 @@ cdef class Tree:
         self.n_thr = config.expand_threshold
         self.rollout = rollout if rollout is not None else RolloutPolicy.uniform()
         self.rollout_model = self.rollout.model
-        self.komi = 7.5
+        self.komi = self.true_komi = 7.5
         self.sim_limit = -1
         board_clear(&self.root_state, 19)
         self.clear()
@@ -273,6 +285,7 @@ cdef class Tree:
         n.w_r = 0
         n.n_s = 0
         n.w_s = 0
+        n.w_t = 0
 
     cdef void new_generation(self) noexcept nogil:
         """The tree was rebuilt: every queued request is stale."""
@@ -382,6 +395,10 @@ cdef class Tree:
         pthread_cond_signal(&self.wake)
         return True
 
+    cdef inline double komi_shift(self, int color) noexcept nogil:
+        """What turns `color`'s score at the rollouts' komi into its score at the true one."""
+        return (self.komi - self.true_komi) * (1 if color == 1 else -1)
+
     cdef inline void ask_policy(self, int node, const BoardState* b) noexcept nogil:
         """Queue an expanded node whose priors are still placeholders (if there is room)."""
         if (self.use_policy and not (self.nodes[node].flags & (PRIORS_FINAL | PRIORS_PENDING))
@@ -477,23 +494,25 @@ cdef class Tree:
             z = -z
             node = self.nodes[node].parent
 
-    cdef void backup_sums(self, int node, double x, bint value) noexcept nogil:
-        """x from `node`'s mover's view, added on the way up, flipping its sign at every
-        level: to the value-net sums (value) or to the rollouts' final-score sums."""
-        while node != NO_NODE:
-            if value:
-                self.nodes[node].n_v += 1
-                self.nodes[node].w_v += x
-            else:
-                self.nodes[node].n_s += 1
-                self.nodes[node].w_s += x
-            x = -x
-            node = self.nodes[node].parent
-
     cdef void backup_value(self, int node, double v) noexcept nogil:
         """Value-net result v from `node`'s mover's view, added on the way up."""
-        self.backup_sums(node, v, True)
+        while node != NO_NODE:
+            self.nodes[node].n_v += 1
+            self.nodes[node].w_v += v
+            v = -v
+            node = self.nodes[node].parent
         self.value_backups += 1
+
+    cdef void backup_score(self, int node, double score, double won) noexcept nogil:
+        """A finished rollout's final score and its outcome at the true komi, both from
+        `node`'s mover's view, added on the way up."""
+        while node != NO_NODE:
+            self.nodes[node].n_s += 1
+            self.nodes[node].w_s += score
+            self.nodes[node].w_t += won
+            score = -score
+            won = -won
+            node = self.nodes[node].parent
 
     # -- one simulation ---------------------------------------------------
 
@@ -535,7 +554,7 @@ cdef class Tree:
         t3 = now()
         pthread_mutex_lock(&self.lock)
         self.backup_rollout(leaf, -z)     # z is for the player to move at the leaf
-        self.backup_sums(leaf, -score, False)   # the rollout's final score
+        self.backup_score(leaf, -score, -sign_of(score + self.komi_shift(color)))
         self.sims_done += 1
         if not terminal:
             self.rollouts += 1
@@ -594,7 +613,7 @@ cdef class Tree:
             self.clear()
             copy_state(&self.root_state, &board.st)
             pthread_mutex_unlock(&self.lock)
-        self.komi = board.komi
+        self.komi = self.true_komi = board.komi
 
     def reuse(self, moves, Board board):
         """Tree reuse: make the node reached by `moves` (Python move ints, from the
@@ -622,7 +641,7 @@ cdef class Tree:
             if found:
                 copy_state(&self.root_state, &board.st)
             pthread_mutex_unlock(&self.lock)
-        self.komi = board.komi
+        self.komi = self.true_komi = board.komi
         return bool(found)
 
     def prepare_root(self, use_policy, use_value):
@@ -817,10 +836,13 @@ cdef class Tree:
     def children(self, int node=-1):
         """The children of `node` (default: the root) as a dict of numpy arrays:
         node, move (Python ints, -1 pass), prior, n_v, w_v, n_r, w_r, q, forbidden,
-        and score (the mean final score of the finished rollouts, 0 without one).
+        score (the mean final score of the finished rollouts, 0 without one) and q_true
+        (Q with the rollouts counted at the true komi: the win rate to report; q itself
+        where the rollouts count at the true komi).
         Statistics are from the point of view of the player to move at `node`."""
         cdef int first, k, i
         cdef Node* c
+        cdef bint shifted = self.komi != self.true_komi
         if node < 0:
             node = self.root
         with nogil:
@@ -830,7 +852,7 @@ cdef class Tree:
         out = {name: np.zeros(k, dtype) for name, dtype in (
             ('node', np.int32), ('move', np.int32), ('prior', np.float64), ('n_v', np.int64),
             ('w_v', np.float64), ('n_r', np.int64), ('w_r', np.float64), ('q', np.float64),
-            ('forbidden', bool), ('score', np.float64))}
+            ('forbidden', bool), ('score', np.float64), ('q_true', np.float64))}
         for i in range(k):
             c = &self.nodes[first + i]
             out['node'][i] = first + i
@@ -841,6 +863,7 @@ cdef class Tree:
             out['n_r'][i] = c.n_r
             out['w_r'][i] = c.w_r
             out['q'][i] = node_q(c, self.mixing)
+            out['q_true'][i] = node_q_true(c, self.mixing) if shifted else out['q'][i]
             out['forbidden'][i] = bool(c.flags & FORBIDDEN)
             out['score'][i] = c.w_s / c.n_s if c.n_s > 0 else 0.0
         with nogil:
@@ -853,7 +876,7 @@ cdef class Tree:
         return dict(parent=c.parent, first_child=c.first_child, num_children=c.num_children,
                     move=move_index(&self.root_state, c.move), prior=c.prior, value=c.value,
                     n_v=c.n_v, w_v=c.w_v, n_r=c.n_r, w_r=c.w_r, q=node_q(c, self.mixing),
-                    n_s=c.n_s, w_s=c.w_s,
+                    n_s=c.n_s, w_s=c.w_s, w_t=c.w_t,
                     value_done=bool(c.flags & VALUE_DONE),
                     priors_final=bool(c.flags & PRIORS_FINAL))
 
@@ -909,11 +932,13 @@ cdef class Tree:
         free(b)
         return leaf
 
-    def backup_once(self, int leaf, rollout=None, value=None, score=None):
-        """Back up a rollout result, a value and/or a final score for the player to move at `leaf`."""
+    def backup_once(self, int leaf, rollout=None, value=None, score=None, true_score=None):
+        """Back up a rollout result, a value and/or a final score for the player to move at
+        `leaf` (true_score: the score at the true komi, if another)."""
         if rollout is not None:
             self.backup_rollout(leaf, -float(rollout))
         if value is not None:
             self.backup_value(leaf, -float(value))
         if score is not None:
-            self.backup_sums(leaf, -float(score), False)
+            self.backup_score(leaf, -float(score), -sign_of(score if true_score is None
+                                                           else true_score))

@@ -69,7 +69,8 @@ class SearchConfig:
                                  # this many extra points of komi a stone, falling to 0
                                  # over dynamic_komi_moves plies (Pachi's linear dynamic
                                  # komi): at the true count rollouts see every handicap
-                                 # game as lost and stop telling good moves from bad
+                                 # game as lost and stop telling good moves from bad.
+                                 # Win rates are reported and resigned on at the true komi
     dynamic_komi_moves: int = 200
     pass_ban_fraction: float = 0.5  # the root may not pass before size*size*this plies
                                  # (unless the opponent passed): rollouts undervalue the

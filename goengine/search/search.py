@@ -124,8 +124,8 @@ class Search:
 
         cleanup (kgs-genmove_cleanup): never pass while another move exists.
         dynamic_komi: White gives handicap and plays here, so its rollouts count
-        with config.dynamic_komi() extra points (the scores reported are the
-        true count's).
+        with config.dynamic_komi() extra points (the win rates and scores reported,
+        and the resign rule's, are the true count's).
         """
         board = game.board_for(color)
         moves = list(game.moves)
@@ -299,21 +299,22 @@ class Search:
     def best_q(self):
         """max_a Q(s,a) over root moves with a fair share of the visits
         (config.resign_visit_share of the most visited one's), for the resign
-        rule; None before any visit."""
+        rule; None before any visit. At the true komi, as every reported win rate."""
         c = self.tree.children()
         visited = (c['n_r'] > 0) & ~c['forbidden']
         if not visited.any():
             return None
         enough = visited & (c['n_r'] >= self.config.resign_visit_share * c['n_r'][visited].max())
-        return float(c['q'][enough].max())
+        return float(c['q_true'][enough].max())
 
     def winrate(self):
-        """Win rate for the player to move at the root, from the most visited move."""
+        """Win rate for the player to move at the root, from the most visited move
+        (at the true komi, whatever komi the rollouts count with)."""
         c = self.tree.children()
         if len(c['n_r']) == 0 or c['n_r'].max() <= 0:
             return None
         i = int(c['n_r'].argmax())
-        return (1.0 + float(c['q'][i])) / 2.0
+        return (1.0 + float(c['q_true'][i])) / 2.0
 
     def unsure(self):
         """True when the most visited root move is not the one with the best Q among
@@ -360,7 +361,7 @@ class Search:
         infos = []
         for i in order:
             n = int(c['n_r'][i])
-            winrate = min(1.0, max(0.0, (1.0 + float(c['q'][i])) / 2.0))
+            winrate = min(1.0, max(0.0, (1.0 + float(c['q_true'][i])) / 2.0))
             score = float(c['score'][i]) - self._score_offset()
             if n < self.config.report_min_visits and root is not None:
                 winrate, score = root, root_score
@@ -390,11 +391,12 @@ class Search:
 
 
 def _visit_weighted_winrate(children):
-    """(1 + the visit-weighted mean of the children's Q) / 2, or None without visits."""
+    """(1 + the visit-weighted mean of the children's Q at the true komi) / 2, or None
+    without visits."""
     visits = children['n_r'].astype(float)
     if visits.sum() <= 0:
         return None
-    return (1.0 + float((visits * children['q']).sum() / visits.sum())) / 2.0
+    return (1.0 + float((visits * children['q_true']).sum() / visits.sum())) / 2.0
 
 
 def _visit_weighted_score(children):

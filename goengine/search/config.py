@@ -48,7 +48,7 @@ class SearchConfig:
                                  # network thread leaves free, at least 1 (tools/bench/bench_search.py)
     net_threads: int = 1         # torch intra-op threads of the network thread (--threads);
                                  # on two cores one, so that the other runs simulations
-    max_nodes: int = 2_000_000   # node pool cap (~48 bytes a node): memory stays bounded
+    max_nodes: int = 2_000_000   # node pool cap (~52 bytes a node): memory stays bounded
     pass_prior: float = 0.01     # prior of the pass move (the policy network has no pass output)
     root_policy_wait: float = 0.5  # longest wait (s) for the root's SL priors before searching,
     root_policy_wait_share: float = 0.25  # and at most this share of the move's time

@@ -9,7 +9,7 @@ import torch
 from goengine.nn.inference import NetworkEvaluator, bf16_is_fast
 from goengine.nn.netfile import FORMAT, FORMAT_VERSION, NetworkLoadError, load_network, save_network
 from goengine.nn.nets import (
-    PolicyNet, ValueNet, fold_batch_norm, init_value_from_policy, softmax_with_temperature,
+    HeadsNet, PolicyNet, ValueNet, fold_batch_norm, init_value_from_policy, softmax_with_temperature,
     unfold_batch_norm, without_move_head,
 )
 
@@ -347,6 +347,17 @@ def test_load_wrong_kind(tmp_path):
     path = tmp_path / 'value.pt'
     save_network(path, ValueNet(**SMALL))
     assert_load_error(path, 'expected a policy network', kind='policy')
+
+
+def test_load_a_network_by_its_head(tmp_path):
+    """head=: the network of that kind, or a four-headed one that has the head."""
+    value, heads = tmp_path / 'value.pt', tmp_path / 'heads.pt'
+    save_network(value, ValueNet(**SMALL))
+    save_network(heads, HeadsNet(**SMALL))
+    assert load_network(value, head='value').kind == 'value'
+    assert load_network(heads, head='policy').kind == 'heads'
+    assert load_network(heads, head='ownership').kind == 'heads'
+    assert_load_error(value, 'contains a value network, which has no policy head', head='policy')
 
 
 def test_load_bad_version(tmp_path):

@@ -36,10 +36,7 @@ def load_evaluator(args, kind):
     """(model, NetworkEvaluator) for --weights: a `kind` network, or a four-headed one
     (nets.HeadsNet) read through its `kind` head; a bad file exits with its one-line error."""
     try:
-        model = netfile.load_network(args.weights)
-        if model.kind != kind and kind not in getattr(model, "heads", ()):
-            raise netfile.NetworkLoadError(f"{args.weights}: contains a {model.kind} network, "
-                                           f"which has no {kind} head")
+        model = netfile.load_network(args.weights, head=kind)
     except netfile.NetworkLoadError as exc:
         raise SystemExit(str(exc))
     use_bf16 = False if args.fp32 else None   # None: half precision where it is fast

@@ -125,10 +125,11 @@ def read_checkpoint(path):
     return checkpoint
 
 
-def load_network(path, kind=None, fold=False):
+def load_network(path, kind=None, fold=False, head=None):
     """Rebuild the network stored at `path`: fp32, eval mode, on the CPU.
 
     kind: 'policy' or 'value' to insist on one (NetworkLoadError otherwise).
+    head: insist on a network of this kind or a four-headed one with this head.
     fold: fold batch norm into the convolutions (what inference wants).
     The file's `extra` metadata is attached as `model.extra`.
     """
@@ -137,6 +138,9 @@ def load_network(path, kind=None, fold=False):
         raise NetworkLoadError(f'{path}: contains a {checkpoint["kind"]} network, '
                                f'expected a {kind} network')
     cls = NETWORK_CLASSES[checkpoint['kind']]
+    if head is not None and checkpoint['kind'] != head and head not in getattr(cls, 'heads', ()):
+        raise NetworkLoadError(f'{path}: contains a {checkpoint["kind"]} network, '
+                               f'which has no {head} head')
     try:
         model = cls(**checkpoint['arch'])
         model.load_state_dict(checkpoint['state_dict'])

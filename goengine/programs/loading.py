@@ -140,9 +140,5 @@ def evaluator(path, kind, threads=None, device='cpu', use_bf16=None):
     if is_none(path):
         return None
     from goengine.nn import inference, netfile  # torch is slow to import; only when needed
-    path = resolve(path)
-    model = netfile.load_network(path)
-    if model.kind != kind and kind not in getattr(model, 'heads', ()):
-        raise netfile.NetworkLoadError(f'{path}: contains a {model.kind} network, '
-                                       f'which has no {kind} head')
+    model = netfile.load_network(resolve(path), head=kind)
     return inference.NetworkEvaluator(model, use_bf16=use_bf16, threads=threads, device=device)

@@ -98,7 +98,6 @@ class Search:
         self.seeds = itertools.count(1000 * self.config.seed + 1)
         self.last_sims = 0         # simulations in the last run()
         self.last_evals = 0        # network evaluations (policy and value) in the last run()
-        self.komi_bonus = 0.0      # extra komi White's rollouts count with (dynamic komi)
 
     def close(self):
         if self.networks is not None:
@@ -138,9 +137,8 @@ class Search:
         if not reused:
             self.tree.reset(board)
         self.root_key, self.root_moves, self.root_color = self._key(game), moves, color
-        self.komi_bonus = (self.config.dynamic_komi(game.handicap, game.move_number)
-                           if dynamic_komi else 0.0)
-        self.tree.komi = board.komi + self.komi_bonus
+        bonus = self.config.dynamic_komi(game.handicap, game.move_number) if dynamic_komi else 0.0
+        self.tree.komi = board.komi + bonus     # tree.true_komi stays board.komi
         serves = self.networks.serves(game.size) if self.networks else (False, False)
         if not self.tree.prepare_root(*serves):       # pool full even after reuse
             self.tree.reset(board)
@@ -344,7 +342,8 @@ class Search:
 
     def _score_offset(self):
         """What dynamic komi adds to the root player's rollout scores (points)."""
-        return self.komi_bonus if self.root_color == WHITE else -self.komi_bonus
+        bonus = self.tree.komi - self.tree.true_komi
+        return bonus if self.root_color == WHITE else -bonus
 
     def infos(self, count=10):
         """The most visited root moves as MoveInfo (win rates for the player to move).

@@ -74,7 +74,8 @@ def networks(args):
     def evaluator(net):
         if net is None:
             return None
-        return inference.NetworkEvaluator(net, use_bf16=False if args.fp32 else None, threads=0)
+        return inference.NetworkEvaluator(net, use_bf16=False if args.fp32 else None, threads=0,
+                                          device=args.device)
     return evaluator(policy), evaluator(value)
 
 
@@ -89,7 +90,9 @@ def bench(split, game, color, policy, value, args):
         torch.set_num_threads(net_threads)
     config = SearchConfig(sim_threads=sim_threads, net_threads=net_threads,
                           mixing=args.mixing, expand_threshold=args.expand_threshold,
-                          max_expand_threshold=args.max_expand_threshold, batch_size=args.batch)
+                          max_expand_threshold=args.max_expand_threshold, batch_size=args.batch,
+                          max_pending_policy=max(SearchConfig.max_pending_policy, args.batch),
+                          max_pending_value=max(SearchConfig.max_pending_value, 2 * args.batch))
     search = Search(policy, value, config=config)
     try:
         search.set_position(game, color)
@@ -154,8 +157,18 @@ def main(argv=None):
                    help='n_thr, and the floor of its adaptation')
     p.add_argument('--max-expand-threshold', type=int, default=SearchConfig.max_expand_threshold,
                    help='ceiling of the adaptive n_thr; equal to --expand-threshold: fixed n_thr')
-    p.add_argument('--batch', type=int, default=16)
+    p.add_argument('--batch', type=int, default=16,
+                   help='most positions a network call (the policy queue grows with it, as '
+                   'the engine grows it on a GPU)')
+    p.add_argument('--device', default='auto',
+                   help='where the networks run, as the engine\'s --device: auto, cpu, cuda, mps')
     args = p.parse_args(argv)
+    if not args.no_networks:
+        from goengine.nn.inference import DeviceError, pick_device
+        try:
+            args.device = pick_device(args.device)
+        except DeviceError as e:
+            p.error(str(e))
 
     splits = [tuple(int(x) for x in s.split('x')) for s in args.splits.split(',')]
     if args.sgf:
@@ -164,7 +177,7 @@ def main(argv=None):
         game, color = middle_game(args.size, args.moves, seed=1)
     policy, value = networks(args)
     net = 'none' if policy is None else f'k={args.filters}, {args.layers} layers, ' \
-        f'{"bf16" if policy.use_bf16 else "fp32"}'
+        f'{"bf16" if policy.use_bf16 else "fp32"} on {args.device}, batch {args.batch}'
     print(f'bench_search: {game.size}x{game.size} after {args.moves} '
           f'{"recorded" if args.sgf else "random"} moves, '
           f'networks {net}, lambda {args.mixing}, n_thr {args.expand_threshold}, '

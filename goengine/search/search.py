@@ -187,7 +187,7 @@ class Search:
         deadline = start + limits.desired if limits.desired is not None else math.inf
         last_deadline = start + limits.longest if limits.longest is not None else math.inf
         self._wait_for_root_priors(start, deadline)
-        before, evals_before = self.tree.sims_done, self._network_evals()
+        before, evals_before = self.tree.sims_done, self.network_evaluations()
         self.tree.start(max_sims)
         threads = [threading.Thread(target=self.tree.run, args=(next(self.seeds),),
                                     name='goengine-sim', daemon=True)
@@ -227,11 +227,11 @@ class Search:
             for t in threads:
                 t.join()
         self.last_sims = self.tree.sims_done - before
-        self.last_evals = self._network_evals() - evals_before
+        self.last_evals = self.network_evaluations() - evals_before
         if report is not None:
             report(self.infos())
 
-    def _network_evals(self):
+    def network_evaluations(self):
         """Positions the network thread has evaluated so far (policy and value)."""
         if self.networks is None:
             return 0

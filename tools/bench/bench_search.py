@@ -56,27 +56,32 @@ def recorded_game(path, moves):
 
 
 def networks(args):
+    """(policy evaluator, value evaluator): the files named, as the engine loads them (a
+    four-headed network's value comes with its policy call), else random networks."""
     if args.no_networks:
         return None, None
     import torch
-    from goengine.nn import inference, netfile, nets
+    from goengine.nn import inference, nets
+    from goengine.programs import loading
     torch.manual_seed(0)
+    use_bf16 = False if args.fp32 else None
+    def evaluator(net):
+        return inference.NetworkEvaluator(net, use_bf16=use_bf16, threads=0, device=args.device)
     if args.weights:
-        policy = netfile.load_network(args.weights, kind='policy')
+        policy = loading.evaluator(args.weights, 'policy', 0, args.device, use_bf16)
     else:
-        policy = nets.PolicyNet(filters=args.filters, layers=args.layers, board_size=args.size)
+        policy = evaluator(nets.PolicyNet(filters=args.filters, layers=args.layers,
+                                          board_size=args.size))
     if args.mixing >= 1.0:
         value = None     # the shipped engine without value.pt: priors and rollouts only
     elif args.value_weights:
-        value = netfile.load_network(args.value_weights, kind='value')
+        value = loading.evaluator(args.value_weights, 'value', 0, args.device, use_bf16)
+    elif 'value' in policy.heads:
+        value = policy   # one network: its value comes with every policy evaluation
     else:
-        value = nets.ValueNet(filters=args.filters, layers=args.layers, board_size=args.size)
-    def evaluator(net):
-        if net is None:
-            return None
-        return inference.NetworkEvaluator(net, use_bf16=False if args.fp32 else None, threads=0,
-                                          device=args.device)
-    return evaluator(policy), evaluator(value)
+        value = evaluator(nets.ValueNet(filters=args.filters, layers=args.layers,
+                                        board_size=args.size))
+    return policy, value
 
 
 def share(part, whole):
@@ -106,6 +111,7 @@ def bench(split, game, color, policy, value, args):
         s = search.stats()
         s['cpu'] = time.process_time() - cpu_start
         s['n_thr'] = search.tree.expand_threshold
+        s['network_calls'] = search.network_evaluations()
     finally:
         search.close()
     thread_time = s['time_wait'] + s['time_select'] + s['time_rollout'] + s['time_backup']
@@ -124,7 +130,7 @@ def bench(split, game, color, policy, value, args):
           f'{s["skipped_values"]}, value backups {s["value_backups"]}, '
           f'n_thr at the end {s["n_thr"]} (adapts from {args.expand_threshold})')
     if 'batches' in s:
-        evals = s['policy_evals'] + s['value_evals']
+        evals = s['network_calls']   # a four-headed network's value comes with its policy
         idle = max(0.0, wall - s['time_busy'])
         print(f'network evals/s {evals / wall:7.1f}    policy {s["policy_evals"] / wall:7.1f}'
               f'    value {s["value_evals"] / wall:7.1f}    mean batch '
@@ -185,7 +191,7 @@ def main(argv=None):
     results = [(split, bench(split, game, color, policy, value, args)) for split in splits]
     print('\nsummary:')
     for (sims, nets_), (s, wall) in results:
-        evals = s.get('policy_evals', 0) + s.get('value_evals', 0)
+        evals = s['network_calls']
         print(f'  {sims} sim x {nets_} torch: {s["sims"] / wall:8.0f} simulations/s, '
               f'{evals / wall:6.1f} network evals/s, {s["cpu"] / wall:.2f} cores used')
 

@@ -8,16 +8,22 @@ predicting 0 everywhere scores 1.0. Defaults to held-out games. The MSE is
 also given for each third of the game (the outcome of an opening position is
 nearly a coin toss, an endgame one mostly decided). The last line is exactly
 `mse=0.XXXX positions=N`.
+
+--from-score reads a four-headed network's value from its score head instead: the
+probability that the final board margin beats the record's komi (nets.win_probability),
+as 2p - 1, which is what the search can use at any komi.
 """
 
 import argparse
 import sys
 
-
 import numpy as np
+import torch
 
 from training.sampler import ValueExamples
+from goengine import WHITE
 from goengine.game.sgffile import read_games
+from goengine.nn.nets import win_probability
 
 from training import evaluation
 from training.evaluation import sampled_example
@@ -33,8 +39,11 @@ def main(argv=None):
         parser.add_argument("--against", metavar="FILE",
                             help="a second value network on the same positions: its MSE and "
                                  "the paired difference with its standard error")
+        parser.add_argument("--from-score", action="store_true",
+                            help="--weights' value from its score head at the record's komi "
+                                 "(a four-headed network); --against stays its value head")
     args = evaluation.parse_args(__doc__, "value", 2000, argv, add_arguments)
-    model, evaluator = evaluation.load_evaluator(args, "value")
+    model, evaluator = evaluation.load_evaluator(args, "score" if args.from_score else "value")
     other = None
     if args.against:
         _, other = evaluation.load_evaluator(argparse.Namespace(**dict(
@@ -44,10 +53,15 @@ def main(argv=None):
     errors, batch, paired = [], [], []
 
     def flush():
-        planes = np.stack([planes for planes, _, _, _ in batch])
-        values = evaluator.value(planes)
+        planes = np.stack([example[0] for example, _ in batch])
+        if args.from_score:
+            komi = torch.tensor([k for _, k in batch], dtype=torch.float32)
+            logits = torch.as_tensor(evaluator.score_logits(planes))
+            values = (2 * win_probability(logits, komi) - 1).numpy()
+        else:
+            values = evaluator.value(planes)
         others = other.value(planes) if other else values
-        for value, theirs, (_, target, phase, _) in zip(values, others, batch):
+        for value, theirs, ((_, target, phase, _), _) in zip(values, others, batch):
             squared[phase] += (float(value) - target) ** 2
             count[phase] += 1
             paired.append(((float(value) - target) ** 2, (float(theirs) - target) ** 2))
@@ -56,7 +70,8 @@ def main(argv=None):
     for game in read_games(args.sgf, errors=errors, limit=args.limit or None):
         example = sampled_example(maker, game, rng) if game.size == model.board_size else None
         if example:
-            batch.append(example)
+            mover = game.moves[example[3]][0]
+            batch.append((example, game.komi if mover == WHITE else -game.komi))
             if len(batch) == BATCH:
                 flush()
     if batch:

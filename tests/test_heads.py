@@ -232,3 +232,59 @@ def test_heads_training_from_a_value_network_file(labelled_data, tmp_path):
                                          "--max-positions=32"))
     state = torch.load(run / "checkpoint.pt", weights_only=True)
     assert state["kind"] == "heads" and state["arch"]["filters"] == 8 and state["arch"]["batch_norm"]
+
+
+def head_lead(model, board, komi_for_mover):
+    """The score head's expected margin for the player to move on `board`, komi added,
+    computed here from the network's raw output (not through the engine's readers)."""
+    planes = torch.as_tensor(features.value_planes(board)[None].astype(np.float32))
+    with torch.no_grad():
+        logits = model(planes)[model.heads.index("score")].float()
+    margins = torch.arange(-nets.SCORE_RANGE, nets.SCORE_RANGE + 1, dtype=torch.float64)
+    return float((torch.softmax(logits.double(), -1) * margins).sum()) + komi_for_mover
+
+
+def test_kata_analyze_score_lead_comes_from_the_score_head(heads_file):
+    """Each reported move's scoreLead is the head's margin for the opponent after the move,
+    komi added and negated (without one, the rollouts': test_gtp's GNU Go count check)."""
+    import re
+    import threading
+    from goengine.game import coords
+    from goengine.programs.loading import load_player
+    from goengine.search.config import SearchConfig
+    from tests.test_gtp import make_engine
+    model = netfile.load_network(heads_file, head="score").eval()
+    player = load_player("search", heads_file, config=SearchConfig(sim_threads=1),
+                         log=lambda m: None)
+    engine = make_engine(player=player)
+    try:
+        engine.handle("komi 6.5")
+        engine.handle("play B E5")
+        threading.Timer(0.5, engine.interrupt.set).start()
+        response = engine.handle("kata-analyze W 10")
+        entries = re.findall(r"info move (\S+) visits \d+ winrate \S+ scoreLead (-?\d+\.\d\d) ",
+                             response)
+        assert len(entries) >= 3, response
+        for vertex, lead in entries:
+            move = coords.from_gtp(vertex, 9)
+            board = engine.game.board_for(WHITE)
+            board.play(move, WHITE)
+            expected = -head_lead(model, board, -6.5)    # Black to move after White's move
+            assert float(lead) == pytest.approx(expected, abs=0.01), (vertex, lead)
+    finally:
+        player.close()
+
+
+def test_review_scores_come_from_the_score_head(heads_file):
+    from goengine.game.state import GameState
+    from goengine.programs import review
+    from goengine.programs.loading import load_player
+    model = netfile.load_network(heads_file, head="score").eval()
+    player = load_player("policy", heads_file, log=lambda m: None)
+    game = GameState(9, 7.5)
+    game.play(BLACK, 40)
+    score, source = review.position_score(player, game, WHITE)
+    assert source == "the score head"
+    assert score == pytest.approx(head_lead(model, game.board_for(WHITE), 7.5), abs=1e-3)
+    assert player.score_lead(game, BLACK) is not None      # either colour may be asked
+

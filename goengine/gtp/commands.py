@@ -13,6 +13,7 @@ they go and stop when `engine.interrupt.wait()` says new input is pending.
 
 import os
 import time
+from dataclasses import replace
 
 from goengine import BLACK, PASS, WHITE, IllegalMove
 from goengine.game import coords, sgffile
@@ -310,9 +311,10 @@ class AnalyzeHandlers(Family):
     'info move D4 visits N winrate W prior P lcb L order K pv D4 Q16'
     entries, one line per report, until the next command arrives; then the
     empty line ending the response. lz-analyze gives winrate/prior/lcb as
-    integers 0..10000, kata-analyze as fractions plus 'scoreLead' (the mean
-    final score of the move's rollouts, in points for the side to move, where
-    the player searches), and with `ownership true`
+    integers 0..10000, kata-analyze as fractions plus 'scoreLead' (points the
+    side to move ends ahead by after the move: a four-headed network's score
+    head where the player has one, else the mean final score of the move's
+    rollouts where the player searches), and with `ownership true`
     ends each line with 'ownership' and one value per point in [-1, 1] for
     the side to move, rows from the top (what Sabaki draws as territory).
     """
@@ -336,7 +338,9 @@ class AnalyzeHandlers(Family):
     def kata_analyze(self, args):
         color, interval, ownership = self.parse(args, ownership=True)
         tail = ' ' + format_ownership(self.ownership(color), color) if ownership else ''
-        return self.analyze(color, interval, format_kata_info, tail)
+        leads = HeadScoreLeads(self.engine.player, self.game.copy(), color)
+        return self.analyze(color, interval,
+                            lambda infos, size: format_kata_info(leads.apply(infos), size), tail)
 
     def analyze(self, color, interval, formatter, tail=''):
         """Stream the player's analysis of the position until the next command arrives."""
@@ -385,6 +389,31 @@ class AnalyzeHandlers(Family):
             if line:
                 self.engine.write_partial(line + tail + '\n')
         return report
+
+
+class HeadScoreLeads:
+    """kata-analyze's scoreLead from the player's score head, where it has one: each
+    reported move's position is evaluated once (one batched call for the moves new to a
+    report) and remembered for the rest of the analysis."""
+
+    def __init__(self, player, game, color):
+        self.player, self.game, self.color = player, game, color
+        self.leads = {}
+        self.available = True
+
+    def apply(self, infos):
+        """`infos` with score_lead from the head (unchanged without a score head)."""
+        if not self.available:
+            return infos
+        new = [info.move for info in infos if info.move not in self.leads]
+        if new:
+            leads = self.player.child_score_leads(self.game, self.color, new)
+            if leads is None:
+                self.available = False
+                return infos
+            self.leads.update(zip(new, leads))
+        return [replace(info, score_lead=self.leads[info.move]) if info.move in self.leads
+                else info for info in infos]
 
 
 class GoguiHandlers(Family):

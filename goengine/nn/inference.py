@@ -11,7 +11,7 @@ import os
 import numpy as np
 import torch
 
-from goengine.nn.nets import fold_batch_norm, softmax_with_temperature
+from goengine.nn.nets import fold_batch_norm, score_lead, softmax_with_temperature
 
 def available_cores():
     try:
@@ -192,6 +192,15 @@ class NetworkEvaluator:
         """A HeadsNet's logits over the final board margin for the player to move
         (nets.SCORE_BINS of them; nets.win_probability and nets.score_lead read them)."""
         return self._outputs('score', planes)
+
+    def score_lead(self, planes, komi_for_player):
+        """A HeadsNet's expected final margin for the player to move, komi included, in
+        points: float64 (N,) (or a scalar). komi_for_player: +komi for White, -komi for
+        Black (nets.win_probability's convention)."""
+        logits = torch.as_tensor(self.score_logits(planes))
+        lead = score_lead(logits.reshape(-1, logits.shape[-1]), komi_for_player)
+        lead = lead.double().numpy()
+        return lead if logits.dim() > 1 else float(lead[0])
 
     @torch.inference_mode()
     def policy_and_value(self, planes):

@@ -128,6 +128,12 @@ class MCTSPlayer(Player):
             return self.direct.ownership(game, color)
         return super().ownership(game, color)
 
+    def score_lead(self, game, color):
+        return self.direct.score_lead(game, color) if self.direct else None
+
+    def child_score_leads(self, game, color, moves):
+        return self.direct.child_score_leads(game, color, moves) if self.direct else None
+
     def value(self, game, color):
         """The search's win rate if the tree stands on this position, else the value net's."""
         if self.search.stands_on(game, color):

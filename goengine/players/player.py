@@ -19,10 +19,16 @@ import sys
 
 import numpy as np
 
-from goengine import BLACK, PASS
+from goengine import BLACK, PASS, WHITE
 from goengine.game.moves import RESIGN, MoveInfo  # noqa: F401  (the players' answers)
 from goengine.players.resign import ResignRule
 from goengine.rollout import scoring
+
+def komi_for(game, color):
+    """The komi as `color` sees it, handicap compensation included: what a score head's
+    board margin needs added to become `color`'s lead (+ for White, - for Black)."""
+    return game.scoring_komi if color == WHITE else -game.scoring_komi
+
 
 def sensible_mask(board, color):
     """Bool array (size*size,): legal for `color` and not filling its own true eye."""
@@ -108,6 +114,14 @@ class Player:
         """Who ends up owning each point, float (size, size) indexed [row, col], +1 Black,
         -1 White (kata-analyze): the dead-stone scorer's playouts by default."""
         return self.scorer.ownership(game.board_for(color))
+
+    def score_lead(self, game, color):
+        """Points `color` (to move) ends ahead by, komi included, by a score head; or None."""
+        return None
+
+    def child_score_leads(self, game, color, moves):
+        """score_lead for `color` after each of `moves`; None without a score head."""
+        return None
 
     def close(self):
         pass
@@ -265,6 +279,34 @@ class PolicyPlayer(Player):
         own = evaluator.ownership(self.features.input_planes(board, evaluator.planes))
         sign = 1.0 if color == BLACK else -1.0   # the head speaks for the player to move
         return sign * np.asarray(own, dtype=np.float64).reshape(board.size, board.size)
+
+    def _score_head(self, size):
+        """The evaluator holding a score head for boards of `size`, or None."""
+        evaluator = self.policy_eval
+        if 'score' in getattr(evaluator, 'heads', ()) and self._fits(evaluator, size):
+            return evaluator
+        return None
+
+    def score_lead(self, game, color):
+        evaluator = self._score_head(game.size)
+        if evaluator is None:
+            return None
+        planes = self.features.input_planes(game.board_for(color), evaluator.planes)
+        return evaluator.score_lead(planes, komi_for(game, color))
+
+    def child_score_leads(self, game, color, moves):
+        """One batched call over the positions after each move: the opponent's lead, negated."""
+        evaluator = self._score_head(game.size)
+        if evaluator is None or not moves:
+            return None
+        opponent = BLACK + WHITE - color
+        planes = []
+        for move in moves:
+            board = game.board_for(color)
+            board.play(move, color)
+            planes.append(self.features.input_planes(board, evaluator.planes))
+        leads = evaluator.score_lead(np.stack(planes), komi_for(game, opponent))
+        return [-float(x) for x in leads]
 
     def value(self, game, color):
         if self.value_eval is None or not self._fits(self.value_eval, game.size):

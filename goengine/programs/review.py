@@ -5,7 +5,8 @@
 writes `game-reviewed.sgf` and `game-winrate.png` beside the game. Each move
 gets a comment (the mover's win rate before and after it, the engine's
 preferred move and its win rate, the principal variation, which is also
-added as a variation, and the rollouts' mean score); a move that loses more than --doubtful of the win rate
+added as a variation, and the score: a four-headed network's score head where the
+network has one, else the rollouts' mean); a move that loses more than --doubtful of the win rate
 is marked DO[] (doubtful), more than --bad BM[1] (bad move); the engine's own
 choice is marked TE[1] (good move) and a move that gains on the engine's
 expectation IT[] (interesting). Win rates are for the side to move, as Sabaki
@@ -35,10 +36,12 @@ class ReviewError(Exception):
 class Position:
     """What the search found in one position of the game (before move `number`)."""
 
-    def __init__(self, number, color, winrate, visits, best, best_winrate, pv, score=None):
+    def __init__(self, number, color, winrate, visits, best, best_winrate, pv, score=None,
+                 score_source='the rollouts\' mean'):
         self.number, self.color, self.winrate, self.visits = number, color, winrate, visits
         self.best, self.best_winrate, self.pv = best, best_winrate, pv
-        self.score = score   # points the mover ends ahead by (the rollouts' mean), or None
+        self.score = score                # points the mover ends ahead by, or None
+        self.score_source = score_source  # what said so: the score head, or the rollouts' mean
 
 
 def read_record(path):
@@ -81,8 +84,9 @@ def analyse(record, player, seconds=None, visits=None, progress=None, moves=(1, 
             winrate = search.root_winrate()
             if infos:
                 best = infos[0]
+                score, source = position_score(player, game, color)
                 positions.append(Position(number, color, winrate, search.root_visits(), best.move,
-                                          best.winrate, best.pv, search.root_score()))
+                                          best.winrate, best.pv, score, source))
             else:   # nothing to search (no legal move but pass)
                 positions.append(Position(number, color, winrate, 0, PASS, winrate, []))
             if progress:
@@ -90,6 +94,15 @@ def analyse(record, player, seconds=None, visits=None, progress=None, moves=(1, 
     except KeyboardInterrupt:
         pass
     return positions
+
+
+def position_score(player, game, color):
+    """(points `color` ends ahead by, what says so): the network's score head where it has
+    one, else the mean final score of the search's rollouts (None before any)."""
+    lead = player.score_lead(game, color)
+    if lead is not None:
+        return lead, 'the score head'
+    return player.search.root_score(), "the rollouts' mean"
 
 
 def mover_loss(positions, i):
@@ -124,7 +137,7 @@ def annotate(data, record, positions, bad, doubtful):
         if here.score is not None:
             leader = here.color if here.score >= 0 else BLACK + WHITE - here.color
             lines.append(f"Score estimate before this move: {'Black' if leader == BLACK else 'White'} "
-                         f'ahead by {abs(here.score):.1f} points (mean of the rollouts).')
+                         f'ahead by {abs(here.score):.1f} points ({here.score_source}).')
         if here.pv:
             lines.append('Variation: ' + ' '.join(coords.to_gtp(m, size) for m in here.pv))
         old = node.get('C') + '\n\n' if node.has_property('C') else ''

@@ -288,3 +288,56 @@ def test_review_scores_come_from_the_score_head(heads_file):
     assert score == pytest.approx(head_lead(model, game.board_for(WHITE), 7.5), abs=1e-3)
     assert player.score_lead(game, BLACK) is not None      # either colour may be asked
 
+
+def test_distillation_learns_from_a_teacher_and_reports_the_human_move(labelled_data, tmp_path):
+    """A smaller network trained with --teacher: its log carries the teacher's losses beside
+    the human move's; a file that is no four-headed network is refused with one line."""
+    folder, cache = labelled_data
+    for split in ("train", "val"):   # resumable: nothing to do where the labels exist
+        tool("label_games").main(["--store", str(cache / f"tygem-9d-{split}.npz"),
+                                  "--rollouts", "16", "--no-progress"])
+    torch.manual_seed(5)
+    teacher = tmp_path / "teacher.pt"
+    netfile.save_network(str(teacher), nets.HeadsNet(filters=8, layers=2))
+    policy = tmp_path / "policy.pt"
+    netfile.save_network(str(policy), nets.PolicyNet(filters=8, layers=2))
+    train_heads = tool("train_heads")
+    with pytest.raises(SystemExit, match="--teacher .*contains a policy network"):
+        train_heads.main(heads_flags(folder, cache, tmp_path / "bad", f"--teacher={policy}"))
+    run = tmp_path / "student"
+    train_heads.main([*heads_flags(folder, cache, run, f"--teacher={teacher}",
+                                   "--teacher-weight=0.7", "--max-positions=64"), "--filters=4"])
+    header, *rows = (run / "log.csv").read_text().splitlines()
+    assert "val_teacher_policy_loss" in header and "val_top1" in header and rows
+    student = tmp_path / "student.pt"
+    train_heads.main([*heads_flags(folder, cache, run, f"--export={student}"), "--filters=4"])
+    assert netfile.load_network(str(student)).filters == 4
+
+
+def test_the_distillation_loss_mixes_the_human_move_and_the_teacher():
+    from training.tasks import HeadsTask
+    torch.manual_seed(0)
+    n, points = 6, 361
+    policy, teacher_policy = torch.randn(n, points), torch.randn(n, points)
+    value, teacher_value = torch.rand(n) * 2 - 1, torch.rand(n) * 2 - 1
+    ownership, score = torch.zeros(n, points), torch.zeros(n, nets.SCORE_BINS)
+    targets = torch.zeros(n, sampler.HEADS_OWNERSHIP + points)
+    targets[:, sampler.HEADS_MOVE] = torch.arange(n)
+    targets[:, sampler.HEADS_HAS_OUTCOME] = 1
+    targets[:, sampler.HEADS_OUTCOME] = torch.tensor([1., -1, 1, -1, 1, -1])
+    targets[:, sampler.HEADS_MARGIN] = float("nan")
+    plain = HeadsTask(value_weight=0.5)
+    outputs = (policy, value, ownership, score)
+    base, base_sums = plain.loss(outputs, targets)
+    soft = -(torch.softmax(teacher_policy, 1) * torch.log_softmax(policy, 1)).sum(1).mean()
+    teacher_mse = ((value - teacher_value) ** 2).mean()
+    human, mse = base_sums["policy_loss"] / n, base_sums["mse"] / n
+    for w in (0.0, 0.3, 1.0):
+        task = HeadsTask(value_weight=0.5, teacher=nets.HeadsNet(filters=2, layers=2),
+                         teacher_weight=w)
+        loss, sums = task.loss(outputs + (teacher_policy, teacher_value), targets)
+        expected = base + (1 - w) * human + w * soft - human + 0.5 * (
+            (1 - w) * mse + w * teacher_mse - mse)
+        assert loss.item() == pytest.approx(expected.item(), rel=1e-5)
+        assert sums["policy_loss"].item() == pytest.approx(base_sums["policy_loss"].item())
+        assert sums["teacher_policy_loss"].item() / n == pytest.approx(soft.item(), rel=1e-5)

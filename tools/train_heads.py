@@ -11,6 +11,10 @@ labels, which tools/label_games.py writes beside each game store first:
   nohup .venv/bin/python tools/train_heads.py --run-dir runs/heads \\
       --init-from-policy weights/sl.pt --optimizer adamw --lr 0.0002 --warmup 50000 &
   .venv/bin/python tools/train_heads.py --run-dir runs/heads --export weights/heads.pt
+
+A smaller network for the CPU learns from a larger one as well as from the games
+(--teacher weights/heads-k192.pt --filters 96): the teacher's move distribution and
+value join the human move and the outcome, weighted by --teacher-weight.
 """
 
 import argparse
@@ -34,16 +38,40 @@ def parse_args(argv=None):
                         help="weight of the ownership head's cross-entropy (mean over points)")
     parser.add_argument("--score-weight", type=float, default=0.02, metavar="W",
                         help="weight of the score head's cross-entropy over margins")
+    parser.add_argument("--teacher", metavar="FILE",
+                        help="a four-headed network file to distil: its move distribution "
+                             "and value become targets beside the game's (e.g. "
+                             "weights/heads-k192.pt for a smaller --filters/--layers)")
+    parser.add_argument("--teacher-weight", type=float, default=0.5, metavar="W",
+                        help="share of the policy and value losses taken against the teacher "
+                             "rather than the human move and the outcome")
     args = trainer.parse_args(parser, argv)
     for name in ("value_weight", "ownership_weight", "score_weight"):
         if getattr(args, name) < 0:
             parser.error(f"--{name.replace('_', '-')} must not be negative")
+    if not 0 <= args.teacher_weight <= 1:
+        parser.error("--teacher-weight must be between 0 and 1")
     return args
+
+
+def load_teacher(path):
+    """The frozen four-headed network to distil, BN folded; one clear error for a bad file."""
+    from goengine.nn import netfile
+    try:
+        model = netfile.load_network(path, kind="heads", fold=True)
+    except netfile.NetworkLoadError as exc:
+        raise SystemExit(f"--teacher {exc}") from None
+    if model.board_size != 19:
+        raise SystemExit(f"--teacher {path}: a {model.board_size}x{model.board_size} network; "
+                         f"training is on 19x19")
+    return model
 
 
 def main(argv=None):
     args = parse_args(argv)
-    trainer.main(HeadsTask(args.value_weight, args.ownership_weight, args.score_weight), args)
+    teacher = load_teacher(args.teacher) if args.teacher and not args.export else None
+    trainer.main(HeadsTask(args.value_weight, args.ownership_weight, args.score_weight,
+                           teacher, args.teacher_weight), args)
 
 
 if __name__ == "__main__":

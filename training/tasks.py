@@ -160,15 +160,29 @@ class HeadsTask(Task):
     margin. AlphaGo Zero weighted its supervised value loss 0.01 against
     overfitting the one outcome of a game's many positions; the ownership map
     gives every position 361 targets, hence the larger default weight.
+
+    With a teacher (a larger four-headed network, frozen), the policy and value
+    learn from it too, as Lc0 distilled its small networks: the policy loss is
+    (1 - teacher_weight) x the human move's cross-entropy + teacher_weight x the
+    cross-entropy against the teacher's move distribution, and the value's MSE
+    is taken the same way against the outcome and the teacher's value (the
+    teacher has a value for every position, the game only one outcome). The
+    reported policy_loss and top1 stay the human move's, comparable with any run.
     """
     kind = "heads"
     metrics = ("loss", "policy_loss", "top1", "mse", "ownership_loss", "ownership_agree",
                "score_loss")
 
-    def __init__(self, value_weight=0.25, ownership_weight=1.0, score_weight=0.02):
+    def __init__(self, value_weight=0.25, ownership_weight=1.0, score_weight=0.02,
+                 teacher=None, teacher_weight=0.5):
         self.value_weight, self.ownership_weight = value_weight, ownership_weight
         self.score_weight = score_weight
         self.examples = HeadsExamples()
+        self.teacher, self.teacher_weight = teacher, teacher_weight
+        if teacher is not None:
+            self.metrics = HeadsTask.metrics + ("teacher_policy_loss", "teacher_mse")
+            for parameter in teacher.parameters():
+                parameter.requires_grad_(False)
 
     def prepare_store(self, store):
         from training.labels import LabelError
@@ -203,10 +217,18 @@ class HeadsTask(Task):
         return nets.unfold_batch_norm(plain, planes)
 
     def forward(self, model, x):
-        return tuple(output.float() for output in model(x))
+        """The network's four outputs, and with a teacher the teacher's policy and value after them."""
+        output = tuple(output.float() for output in model(x))
+        if self.teacher is None:
+            return output
+        if next(self.teacher.parameters()).device != x.device:
+            self.teacher = self.teacher.to(x.device, memory_format=torch.channels_last)
+        with torch.no_grad():
+            teacher_policy, teacher_value = self.teacher(x)[:2]
+        return output + (teacher_policy.float(), teacher_value.float())
 
     def loss(self, output, targets):
-        policy, value, ownership, score = output
+        policy, value, ownership, score = output[:4]
         moves = targets[:, sampler.HEADS_MOVE].long()
         policy_loss = F.cross_entropy(policy, moves)
         top1 = (policy.argmax(1) == moves).float().mean()
@@ -214,6 +236,16 @@ class HeadsTask(Task):
         has_outcome = targets[:, sampler.HEADS_HAS_OUTCOME]
         outcomes = targets[:, sampler.HEADS_OUTCOME]
         mse = masked_mean((value - outcomes) ** 2, has_outcome)
+        policy_fit, value_fit, extra = policy_loss, mse, {}
+        if self.teacher is not None:
+            teacher_policy, teacher_value = output[4:]
+            teacher_policy_loss = -(F.softmax(teacher_policy, 1)
+                                    * F.log_softmax(policy, 1)).sum(1).mean()
+            teacher_mse = ((value - teacher_value) ** 2).mean()
+            w = self.teacher_weight
+            policy_fit = (1 - w) * policy_loss + w * teacher_policy_loss
+            value_fit = (1 - w) * mse + w * teacher_mse
+            extra = {"teacher_policy_loss": teacher_policy_loss, "teacher_mse": teacher_mse}
 
         has_owner = targets[:, sampler.HEADS_HAS_OWNERSHIP]
         owner = targets[:, sampler.HEADS_OWNERSHIP:]
@@ -232,12 +264,12 @@ class HeadsTask(Task):
                 + nets.SCORE_RANGE).long()
         score_loss = masked_mean(F.cross_entropy(score, bins, reduction="none"), has_margin.float())
 
-        loss = (policy_loss + self.value_weight * mse + self.ownership_weight * ownership_loss
-                + self.score_weight * score_loss)
+        loss = (policy_fit + self.value_weight * value_fit
+                + self.ownership_weight * ownership_loss + self.score_weight * score_loss)
         n = len(targets)   # metrics are sums over the batch: means times n
         means = {"loss": loss, "policy_loss": policy_loss, "top1": top1, "mse": mse,
                  "ownership_loss": ownership_loss, "ownership_agree": ownership_agree,
-                 "score_loss": score_loss}
+                 "score_loss": score_loss, **extra}
         return loss, {k: v.detach() * n for k, v in means.items()}
 
 

@@ -15,9 +15,13 @@ how often that happens). Each estimator's area margin is also compared with
 GNU Go's (mean absolute difference in points); with --search-sims N so is
 the search's score estimate (what kata-analyze reports as scoreLead: the
 mean final score of the rollouts after N simulations from the final position).
+With --weights naming a four-headed network, its heads are scored too: the
+ownership head judging the dead stones in the playouts' place ("head"), and the
+score head's expected margin (what kata-analyze reports with that network).
 
     python tools/scoring_vs_gnugo.py [--games 100] [--sgf FILE] [--playouts 400] [--search-sims 0]
     python tools/scoring_vs_gnugo.py --sgf docs/matches --games 1000   # our own counted match games
+    python tools/scoring_vs_gnugo.py --games 20 --weights weights/heads-k192.pt
 
 Last line: `stones_light=0.XXXX stones_rollout=0.XXXX games=N`.
 """
@@ -89,21 +93,37 @@ def search_score(game, rollout, sims, seed):
     return score if state.to_move == BLACK else -score
 
 
+def head_estimates(evaluator, board):
+    """(ownership, Black's expected margin) from a four-headed network's ownership and
+    score heads: ownership (size, size) with +1 Black, the margin komi included."""
+    from goengine import BLACK
+    from goengine.nn import features
+    planes = features.input_planes(board, evaluator.planes)
+    sign = 1.0 if board.to_move == BLACK else -1.0     # the heads speak for the player to move
+    own = sign * evaluator.ownership(planes).reshape(board.size, board.size)
+    lead = evaluator.score_lead(planes, -sign * board.komi)
+    return own, sign * lead
+
+
 def compare(sgf_path, count, playouts=scoring.DEFAULT_PLAYOUTS, rollout_weights=DEFAULT_PATH,
-            seed=1, gnugo_path=GNUGO, search_sims=0):
+            seed=1, gnugo_path=GNUGO, search_sims=0, heads=None):
     """Score the final boards of `count` counted games every way; the totals.
 
     {"games", "stones", "seki", "gnugo_winner", "light": {...}, "rollout": {...}}
     where each estimator has "stones" (dead or not as GNU Go says), "exact"
     (positions with GNU Go's dead set), "seki" and "seki_both" (stones called
     seki, and of them those GNU Go calls seki), "winner" (recorded winner
-    named) and "seconds".
+    named) and "seconds"; with `heads` (a four-headed network's NetworkEvaluator) also
+    "head" (its ownership judging the dead) and "score_head_error".
     """
     estimators = {"light": None, "rollout": load_rollout(rollout_weights)}
+    if heads is not None:
+        estimators["head"] = heads
     totals = {name: dict(stones=0, exact=0, winner=0, seconds=0.0, margin_error=0.0,
                          seki=0, seki_both=0)
               for name in estimators}
-    totals.update(games=0, stones=0, gnugo_winner=0, search_error=0.0, seki=0)
+    totals.update(games=0, stones=0, gnugo_winner=0, search_error=0.0, seki=0,
+                  score_head_error=0.0)
     gnugo = GnuGo(gnugo_path, ("--chinese-rules",))
     try:
         for game in counted_games(sgf_path, count, seed):
@@ -119,7 +139,12 @@ def compare(sgf_path, count, playouts=scoring.DEFAULT_PLAYOUTS, rollout_weights=
             totals["gnugo_winner"] += scoring.winner(their_margin) == game.winner
             for name, policy in estimators.items():
                 start = time.perf_counter()
-                dead, seki = map(set, scoring.stone_status(board, playouts, rollout=policy))
+                if name == "head":
+                    own, lead = head_estimates(heads, board)
+                    totals["score_head_error"] += abs(lead - their_margin)
+                    dead, seki = map(set, scoring.stone_status(board, own=own))
+                else:
+                    dead, seki = map(set, scoring.stone_status(board, playouts, rollout=policy))
                 t = totals[name]
                 t["seki"] += len(seki)
                 t["seki_both"] += len(seki & their_seki)
@@ -147,19 +172,36 @@ def main(argv=None):
     parser.add_argument("--seed", type=int, default=1)
     parser.add_argument("--search-sims", type=int, default=0,
                         help="also compare the search's score estimate after this many simulations")
+    parser.add_argument("--weights", metavar="FILE",
+                        help="a four-headed network: also its ownership head as the dead-stone "
+                             "judge and its score head's margin")
     args = parser.parse_args(argv)
+    heads = None
+    if args.weights:
+        from goengine.programs import loading
+        from goengine.nn import netfile
+        try:
+            heads = loading.evaluator(args.weights, "ownership", threads=2)
+            if "score" not in heads.heads:
+                raise netfile.NetworkLoadError(f"{args.weights}: no score head")
+        except netfile.NetworkLoadError as exc:
+            parser.error(str(exc))
     t = compare(args.sgf, args.games, args.playouts, args.rollout_weights, args.seed,
-                search_sims=args.search_sims)
+                search_sims=args.search_sims, heads=heads)
     games, stones = t["games"], max(1, t["stones"])
     print(f"{games} games that ended by counting, {t['stones']} stones on their final boards")
     print(f"GNU Go final_score names the recorded winner in {t['gnugo_winner']}/{games}")
-    for name in ("light", "rollout"):
+    for name in ("light", "rollout") + (("head",) if heads else ()):
         e = t[name]
         print(f"{name:8s}: stones agreeing with GNU Go {e['stones'] / stones:.4f}, "
               f"same dead set {e['exact']}/{games}, recorded winner {e['winner']}/{games}, "
               f"margin off GNU Go's by {e['margin_error'] / max(1, games):.2f} points on average, "
-              f"{1000 * e['seconds'] / max(1, games):.0f} ms a position ({args.playouts} playouts); "
+              f"{1000 * e['seconds'] / max(1, games):.0f} ms a position "
+              f"({'one network call' if name == 'head' else f'{args.playouts} playouts'}); "
               f"seki stones {e['seki']}, {e['seki_both']} of them in GNU Go's {t['seki']}")
+    if heads:
+        print(f"score head: expected margin off GNU Go's by "
+              f"{t['score_head_error'] / max(1, games):.2f} points on average")
     if args.search_sims:
         print(f"search  : mean rollout score after {args.search_sims} simulations off GNU Go's "
               f"margin by {t['search_error'] / max(1, games):.2f} points on average")

@@ -24,6 +24,7 @@ from goengine.game.moves import RESIGN, MoveInfo  # noqa: F401  (the players' an
 from goengine.players.resign import ResignRule
 from goengine.rollout import scoring
 
+
 def komi_for(game, color):
     """The komi as `color` sees it, handicap compensation included: what a score head's
     board margin needs added to become `color`'s lead (+ for White, - for Black)."""

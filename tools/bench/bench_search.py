@@ -182,7 +182,8 @@ def main(argv=None):
     else:
         game, color = middle_game(args.size, args.moves, seed=1)
     policy, value = networks(args)
-    net = 'none' if policy is None else f'k={args.filters}, {args.layers} layers, ' \
+    shape = args.weights or f'random k={args.filters}, {args.layers} layers'
+    net = 'none' if policy is None else f'{shape}, ' \
         f'{"bf16" if policy.use_bf16 else "fp32"} on {args.device}, batch {args.batch}'
     print(f'bench_search: {game.size}x{game.size} after {args.moves} '
           f'{"recorded" if args.sgf else "random"} moves, '

@@ -89,9 +89,7 @@ class OneLineParser(argparse.ArgumentParser):
 def build_parser():
     p = OneLineParser(prog='gtp_main.py', description=DESCRIPTION, epilog=EPILOG,
                       formatter_class=argparse.RawDescriptionHelpFormatter)
-    p.add_argument('--weights', default=loading.DEFAULT_WEIGHTS, metavar='FILE',
-                   help='SL policy network file (default: %(default)s, also looked up next '
-                        'to this script); "none" for a random sensible-move player')
+    loading.add_network_flags(p)
     p.add_argument('--value-weights', metavar='FILE',
                    help='value network file (default: a value.pt beside the --weights file, '
                         'if there is one; none ships, so by default the search runs on '
@@ -190,8 +188,9 @@ def main(argv=None):
     from goengine.gtp.timecontrol import TimeManager
     from goengine.rollout.rollout_weights import RolloutLoadError
 
-    weights, value_weights = loading.network_paths(args.weights, args.value_weights)
     device = args.device   # resolved by the parser: a missing one stopped it already
+    weights, value_weights = loading.network_paths(
+        loading.chosen_weights(args.weights, args.network, device), args.value_weights)
     if weights:
         log(f'goengine: networks on {device}')
     try:   # read once, now: a bad file fails at start-up, not mid-game
@@ -199,9 +198,6 @@ def main(argv=None):
             loading.resolve(args.rollout_weights) if args.rollout_weights else None, log)
     except RolloutLoadError as exc:
         log(f'goengine: error: cannot load rollout policy: {exc}')
-        return 2
-    if args.mixing is not None and args.mixing < 1 and not value_weights:
-        log(f'goengine: --lambda {args.mixing} needs a value network (--value-weights FILE)')
         return 2
     try:
         kind = 'random' if weights is None else 'policy' if args.policy_only else 'search'
@@ -211,6 +207,11 @@ def main(argv=None):
     except Exception as exc:   # NetworkLoadError, or torch failing on a strange file
         log(f'goengine: error: cannot load network: {exc}')
         log('goengine: pass --weights FILE, or --weights none for a random test player')
+        return 2
+    if args.mixing is not None and args.mixing < 1 and engine_player.value_eval is None:
+        log(f'goengine: --lambda {args.mixing} needs a value network (--value-weights FILE, '
+            'or a four-headed --weights file)')
+        engine_player.close()
         return 2
     engine_player.verbose = args.verbose
     if args.verbose:

@@ -1120,6 +1120,49 @@ def test_main_lambda_needs_a_value_network(tmp_path):
     assert re.fullmatch(r'= [A-HJ]\d', responses(result.stdout)[2])
 
 
+def test_main_lambda_takes_the_value_of_a_four_headed_file(tmp_path):
+    """A four-headed network's value head is a value network: --lambda 0 is accepted."""
+    torch = pytest.importorskip('torch')
+    from goengine.nn import netfile, nets
+    torch.manual_seed(0)
+    path = tmp_path / 'heads.pt'
+    netfile.save_network(path, nets.HeadsNet(filters=4, layers=2, board_size=9))
+    result = run_main(['--weights', str(path), '--lambda', '0', '--threads', '1',
+                       '--playouts', '30'], 'boardsize 9\nclear_board\ngenmove b\n')
+    assert result.returncode == 0, result.stderr
+    assert re.fullmatch(r'= [A-HJ]\d', responses(result.stdout)[2])
+
+
+def test_network_names_pick_the_shipped_file_by_device():
+    """--network auto: the small network on the CPU, the large one on an accelerator; a
+    --weights file (or 'none') always wins; neither flag: the default weights."""
+    from goengine.programs import loading
+    small, large = loading.NETWORKS['small'], loading.NETWORKS['large']
+    assert loading.chosen_weights(None, 'auto', 'cpu') == small
+    for device in ('cuda', 'cuda:1', 'mps'):
+        assert loading.chosen_weights(None, 'auto', device) == large
+    assert loading.chosen_weights(None, 'large', 'cpu') == large
+    assert loading.chosen_weights(None, 'small', 'cuda') == small
+    assert loading.chosen_weights('my.pt', 'auto', 'cuda') == 'my.pt'
+    assert loading.chosen_weights('none', 'small', 'cpu') == 'none'
+    assert loading.chosen_weights(None, None, 'cpu') == loading.DEFAULT_WEIGHTS
+    for path in (small, large):
+        assert (REPO / path).is_file(), path
+
+
+def test_main_network_flag_loads_the_shipped_network():
+    """--network small loads weights/heads-k96.pt, four heads on one trunk; a name that
+    ships no network is one clear error."""
+    pytest.importorskip('torch')
+    result = run_main(['--network', 'small', '--device', 'cpu', '--playouts', '20'],
+                      'boardsize 19\nclear_board\ngenmove b\n', timeout=120)
+    assert result.returncode == 0, result.stderr
+    assert 'heads-k96.pt: one network, heads policy, value, ownership, score' in result.stderr
+    assert re.fullmatch(r'= [A-HJ-T]\d+', responses(result.stdout)[2])
+    result = run_main(['--network', 'huge'], 'name\n')
+    assert result.returncode == 2 and result.stdout == '' and '--network' in result.stderr
+
+
 def test_main_search_constants_come_from_the_command_line(tmp_path):
     """--c-puct and --expand-threshold reach the search; bad values stop before GTP starts."""
     import gtp_main

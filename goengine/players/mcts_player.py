@@ -34,6 +34,7 @@ class MCTSPlayer(Player):
         self.config = config or SearchConfig()
         self.resign_rule = ResignRule() if resign_threshold is None else ResignRule(resign_threshold)
         self.search = Search(policy_eval, value_eval, rollout, self.config)
+        self.value_eval = value_eval
         self.scorer = scorer or Scorer(rollout)   # the search's rollouts judge dead stones
         self.direct = None   # plain network answers for policy()/value() (GoGui analyze)
         if policy_eval is not None or value_eval is not None:

@@ -60,6 +60,7 @@ class Player:
     name = 'player'
     resign_rule = ResignRule(0.0)  # when to resign; a threshold of 0 never resigns
     scorer = scoring.Scorer()      # judges dead stones; constructors take the engine's own
+    value_eval = None              # the value network's evaluator, where the player has one
 
     # -- what a searching engine will override ---------------------------
 

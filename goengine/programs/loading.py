@@ -10,8 +10,10 @@ and hands the parts to the player of the kind asked for:
 
 Every kind also gets the rollout policy, whose playouts judge dead stones
 (final_score, final_status_list). The paths are this module's too: the
-default weights, the value network found beside the policy, the word 'none'
-for no network, and relative paths looked up in the installation.
+default weights, the shipped networks by name (--network: the small one for
+the search on a CPU, the large one on a GPU), the value network found beside
+the policy, the word 'none' for no network, and relative paths looked up in
+the installation.
 """
 
 import argparse
@@ -23,6 +25,39 @@ from goengine import INSTALL_DIR
 KINDS = ('search', 'policy', 'random')
 DEFAULT_WEIGHTS = os.path.join('weights', 'sl.pt')
 NO_NETWORK = 'none'
+
+# The four-headed networks that ship, by what they are made for (docs/TRAINING.md).
+# On two CPU cores the search waits on its network, and the k=96 one gives it ten
+# times the evaluations of the k=192 one; a GPU runs the k=192 one as fast as the
+# search asks (docs/GPU.md).
+NETWORKS = {'small': os.path.join('weights', 'heads-k96.pt'),
+            'large': os.path.join('weights', 'heads-k192.pt')}
+AUTO = 'auto'
+
+
+def add_network_flags(parser, default_network=None):
+    """--weights FILE and --network NAME, as every program that plays takes them:
+    a file named wins; else the network named (auto: by --device)."""
+    parser.add_argument('--weights', default=None, metavar='FILE',
+                        help='network file: an SL policy or a four-headed network (default: '
+                             f'the --network\'s file, else {DEFAULT_WEIGHTS}; also looked up '
+                             'next to the program); "none": no network')
+    parser.add_argument('--network', default=default_network, choices=(AUTO, *NETWORKS),
+                        help='a shipped network: small (k=96, made for the search on a CPU), '
+                             'large (k=192, for a GPU), or auto: large on a GPU, small on the '
+                             'CPU (default: %(default)s)')
+
+
+def chosen_weights(weights, network, device):
+    """The network file to load: `weights` when a file (or 'none') was named, else
+    the `network`'s file for `device`, else DEFAULT_WEIGHTS."""
+    if weights is not None:
+        return weights
+    if network is None:
+        return DEFAULT_WEIGHTS
+    if network == AUTO:
+        network = 'small' if str(device).split(':')[0] == 'cpu' else 'large'
+    return NETWORKS[network]
 
 
 def add_device_flag(parser):

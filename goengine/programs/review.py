@@ -23,7 +23,7 @@ from pathlib import Path
 from goengine import BLACK, PASS, WHITE
 from goengine.game import coords
 from goengine.game.state import GameError, from_record
-from goengine.programs.loading import DEFAULT_WEIGHTS, add_device_flag
+from goengine.programs.loading import add_device_flag, add_network_flags
 from goengine.search.limits import SearchLimits
 
 SWINGS_LABELLED = 3
@@ -254,8 +254,7 @@ def build_parser():
     p.add_argument('--moves', type=move_range, default=(1, None), metavar='FIRST-LAST',
                    help='review only these moves, e.g. 120-200, or 120- to the end '
                         '(default: all)')
-    p.add_argument('--weights', default=DEFAULT_WEIGHTS,
-                   help="SL policy network ('none': rollouts only)")
+    add_network_flags(p)
     p.add_argument('--value-weights', help='value network (default: value.pt beside the policy)')
     add_device_flag(p)
     p.add_argument('--bad', type=float, default=0.20,
@@ -284,7 +283,8 @@ def main(argv=None):
         return 2
     from goengine.nn import netfile
     from goengine.programs import loading
-    weights, value_weights = loading.network_paths(args.weights, args.value_weights)
+    weights, value_weights = loading.network_paths(
+        loading.chosen_weights(args.weights, args.network, args.device), args.value_weights)
     try:
         player = loading.load_player('search', weights, value_weights,
                                      log=lambda message: None, device=args.device)

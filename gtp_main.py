@@ -111,6 +111,7 @@ def build_parser():
                         '(AlphaGo: 40, the default); it rises on its own when the network '
                         'falls behind')
     loading.add_device_flag(p)
+    loading.add_backend_flag(p)
     p.add_argument('--threads', type=positive_int, default=None, metavar='N',
                    help='torch threads for network inference on the CPU, at least 1 '
                         '(default: 1 for the search, whose other cores run rollouts; every '
@@ -191,8 +192,12 @@ def main(argv=None):
     device = args.device   # resolved by the parser: a missing one stopped it already
     weights, value_weights = loading.network_paths(
         loading.chosen_weights(args.weights, args.network, device), args.value_weights)
+    backend = 'torch'
     if weights:
-        log(f'goengine: networks on {device}')
+        backend = loading.pick_backend(args.backend, device, log)
+        if backend is None:
+            return 2
+        log(f'goengine: networks on {device} ({backend})')
     try:   # read once, now: a bad file fails at start-up, not mid-game
         rollout = loading.load_rollout(
             loading.resolve(args.rollout_weights) if args.rollout_weights else None, log)
@@ -203,7 +208,8 @@ def main(argv=None):
         kind = 'random' if weights is None else 'policy' if args.policy_only else 'search'
         engine_player = loading.load_player(kind, weights, value_weights, rollout, args.threads,
                                             args.resign_threshold, config, log,
-                                            temperature=args.temperature, device=device)
+                                            temperature=args.temperature, device=device,
+                                            backend=backend)
     except Exception as exc:   # NetworkLoadError, or torch failing on a strange file
         log(f'goengine: error: cannot load network: {exc}')
         log('goengine: pass --weights FILE, or --weights none for a random test player')

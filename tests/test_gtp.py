@@ -1287,5 +1287,5 @@ def test_main_says_where_the_networks_run(tmp_path):
     result = run_main(['--weights', str(path), '--device', 'cpu', '--threads', '1',
                        '--playouts', '30'], 'boardsize 9\nclear_board\ngenmove b\n')
     assert result.returncode == 0, result.stderr
-    assert 'goengine: networks on cpu' in result.stderr.splitlines()
+    assert re.search(r'^goengine: networks on cpu \((torch|onnxruntime)\)$', result.stderr, re.M)
     assert re.fullmatch(r'= [A-HJ]\d', responses(result.stdout)[2])

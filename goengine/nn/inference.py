@@ -102,6 +102,8 @@ class NetworkEvaluator:
     position (planes, s, s) gives a single result (no batch axis).
     """
 
+    backend = "torch"
+
     def __init__(self, model, use_bf16=None, threads=None, channels_last=True, device="cpu"):
         self.device = torch.device(device)
         self.model = fold_batch_norm(model)  # an eval-mode copy

@@ -69,6 +69,24 @@ def add_device_flag(parser):
                              'the CPU), cpu, cuda, cuda:N or mps (default: %(default)s)')
 
 
+def add_backend_flag(parser):
+    """--backend, beside --device: what runs the networks there (backends.pick_backend)."""
+    parser.add_argument('--backend', default='auto', choices=('auto', 'torch', 'onnxruntime'),
+                        help='what runs the networks: torch, onnxruntime (the CPU only), or '
+                             'auto: onnxruntime on a CPU without native bf16 where it is '
+                             'installed, torch elsewhere (default: %(default)s)')
+
+
+def pick_backend(name, device, log):
+    """backends.pick_backend, or None after one line to `log` saying why it cannot run."""
+    from goengine.nn import backends
+    try:
+        return backends.pick_backend(name, device, log=log)
+    except backends.BackendError as exc:
+        log(f'goengine: error: {exc}')
+        return None
+
+
 def device_name(text):
     """argparse type of --device: the torch device `text` names on this machine."""
     from goengine.nn import inference   # torch: only when a device is asked for
@@ -127,7 +145,8 @@ def value_weights_beside(policy_weights):
 
 
 def load_player(kind, weights=None, value_weights=None, rollout=None, threads=None,
-                resign_threshold=0.10, config=None, log=None, temperature=None, device='cpu'):
+                resign_threshold=0.10, config=None, log=None, temperature=None, device='cpu',
+                backend='torch'):
     """The player of `kind` (KINDS) with the networks in `weights` / `value_weights`.
 
     rollout: a RolloutPolicy (load_rollout()); None loads the default.
@@ -136,6 +155,7 @@ def load_player(kind, weights=None, value_weights=None, rollout=None, threads=No
     temperature: the policy player's sampling temperature (None: greedy).
     device: where the networks run (a name from inference.pick_device); on an
     accelerator the search batches more positions a call (search_config.for_device).
+    backend: what runs them there (backends.pick_backend's choice).
     Raises netfile.NetworkLoadError for a missing or corrupt network file.
     """
     if kind not in KINDS:
@@ -151,8 +171,8 @@ def load_player(kind, weights=None, value_weights=None, rollout=None, threads=No
     config = (config or SearchConfig()).for_device(device)
     if kind == 'search' and threads is None:
         threads = config.net_threads
-    policy_eval = evaluator(weights, 'policy', threads, device)
-    value_eval = evaluator(value_weights, 'value', threads, device)
+    policy_eval = evaluator(weights, 'policy', threads, device, backend=backend)
+    value_eval = evaluator(value_weights, 'value', threads, device, backend=backend)
     if policy_eval is not None and len(policy_eval.heads) > 1:
         log(f'goengine: {weights}: one network, heads {", ".join(policy_eval.heads)}')
         if value_eval is None and 'value' in policy_eval.heads:
@@ -167,13 +187,15 @@ def load_player(kind, weights=None, value_weights=None, rollout=None, threads=No
                       resign_threshold=resign_threshold, log=log, scorer=scorer)
 
 
-def evaluator(path, kind, threads=None, device='cpu', use_bf16=None):
-    """A NetworkEvaluator for the network file at `path` on `device`, or None without one:
-    a `kind` network, or a four-headed one with a `kind` head.
+def evaluator(path, kind, threads=None, device='cpu', use_bf16=None, backend='torch'):
+    """A NetworkEvaluator for the network file at `path` on `device` and `backend`
+    (backends.pick_backend's choice), or None without one: a `kind` network, or a
+    four-headed one with a `kind` head.
 
     Raises netfile.NetworkLoadError for a missing or corrupt file, or one without it."""
     if is_none(path):
         return None
-    from goengine.nn import inference, netfile  # torch is slow to import; only when needed
+    from goengine.nn import backends, netfile  # torch is slow to import; only when needed
     model = netfile.load_network(resolve(path), head=kind)
-    return inference.NetworkEvaluator(model, use_bf16=use_bf16, threads=threads, device=device)
+    return backends.make_evaluator(model, backend, threads=threads, device=device,
+                                   use_bf16=use_bf16)

@@ -23,7 +23,7 @@ from pathlib import Path
 from goengine import BLACK, PASS, WHITE
 from goengine.game import coords
 from goengine.game.state import GameError, from_record
-from goengine.programs.loading import add_device_flag, add_network_flags
+from goengine.programs.loading import add_backend_flag, add_device_flag, add_network_flags
 from goengine.search.limits import SearchLimits
 
 SWINGS_LABELLED = 3
@@ -257,6 +257,7 @@ def build_parser():
     add_network_flags(p)
     p.add_argument('--value-weights', help='value network (default: value.pt beside the policy)')
     add_device_flag(p)
+    add_backend_flag(p)
     p.add_argument('--bad', type=float, default=0.20,
                    help='win rate a move may lose before it is marked a bad move (BM)')
     p.add_argument('--doubtful', type=float, default=0.10,
@@ -285,9 +286,14 @@ def main(argv=None):
     from goengine.programs import loading
     weights, value_weights = loading.network_paths(
         loading.chosen_weights(args.weights, args.network, args.device), args.value_weights)
+    report = lambda message: print(message, file=sys.stderr)
+    backend = loading.pick_backend(args.backend, args.device, report) if weights else 'torch'
+    if backend is None:
+        return 2
     try:
         player = loading.load_player('search', weights, value_weights,
-                                     log=lambda message: None, device=args.device)
+                                     log=lambda message: None, device=args.device,
+                                     backend=backend)
     except netfile.NetworkLoadError as exc:
         print(f'goengine-review: {exc}', file=sys.stderr)
         return 1

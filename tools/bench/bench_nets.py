@@ -5,10 +5,11 @@
     python tools/bench/bench_nets.py --agreement --weights W.pt --npz planes.npz
     python tools/bench/bench_nets.py --int8 --weights W.pt [--npz planes.npz]
 
-Speed: positions/s through NetworkEvaluator for several batch sizes, fp32 and
-bf16 in one run, after a warm-up (the first calls build oneDNN kernels).
-Agreement: how often bf16 picks the same top move as fp32 (for value nets, how
-far the values move), on planes from a .npz or on random planes.
+Speed: positions/s for several batch sizes of every backend this machine has
+(torch fp32, torch bf16, ONNX Runtime fp32 where installed) in one run, after a
+warm-up (the first calls build their kernels), and which one --backend auto takes.
+Agreement: how often each picks torch fp32's top move (for value and four-headed
+networks, how far the values move), on planes from a .npz or on random planes.
 Int8: a candidate the engine does not use. The policy trunk is quantized to
 int8 (torch.ao static quantization on fbgemm, per-channel weights, calibrated
 on the planes); it reports int8 against fp32 speed in one run, and their
@@ -22,7 +23,8 @@ import time
 import numpy as np
 import torch
 
-from goengine.nn.inference import NetworkEvaluator, available_cores
+from goengine.nn import backends
+from goengine.nn.inference import NetworkEvaluator, available_cores, bf16_is_fast
 from goengine.nn.netfile import NetworkLoadError, load_network
 from goengine.nn.nets import PolicyNet, fold_batch_norm
 
@@ -64,21 +66,36 @@ def positions_per_second(evaluator, planes, seconds):
     return len(planes) / float(np.median(times))
 
 
+def configurations(model, args):
+    """(name, evaluator) for every way this machine can run the network: torch in fp32
+    and bf16, and ONNX Runtime in fp32 where it is installed."""
+    configs = [(f'torch {precision}', NetworkEvaluator(model, use_bf16=precision == 'bf16',
+                                                      threads=args.threads,
+                                                      channels_last=args.channels_last))
+               for precision in ('fp32', 'bf16')]
+    if backends.onnxruntime_installed():
+        configs.append(('onnxruntime fp32', backends.make_evaluator(model, 'onnxruntime',
+                                                                     threads=args.threads)))
+    else:
+        print('onnxruntime: not installed, not measured')
+    return configs
+
+
 def bench(model, args):
-    results = {}
-    for use_bf16 in (False, True):
-        evaluator = NetworkEvaluator(model, use_bf16=use_bf16, threads=args.threads,
-                                     channels_last=args.channels_last)
-        for batch in args.batches:
-            planes = random_planes(batch, model, seed=batch)
-            results[batch, use_bf16] = positions_per_second(evaluator, planes, args.seconds)
-    print(f'\n{"batch":>5} | {"fp32 pos/s":>10} {"ms/batch":>8} | '
-          f'{"bf16 pos/s":>10} {"ms/batch":>8} | bf16 speed-up')
-    print('-' * 64)
+    configs = configurations(model, args)
+    results = {(batch, name): positions_per_second(evaluator, random_planes(batch, model, batch),
+                                                   args.seconds)
+               for name, evaluator in configs for batch in args.batches}
+    names = [name for name, _ in configs]
+    print(f'\npositions/s (x torch fp32); auto picks '
+          f'{backends.pick_backend("auto", "cpu")} here (bf16 native: {bf16_is_fast()})')
+    print(f'{"batch":>5} | ' + ' | '.join(f'{name:>22}' for name in names))
+    print('-' * (8 + 25 * len(names)))
     for batch in args.batches:
-        fp32, bf16 = results[batch, False], results[batch, True]
-        print(f'{batch:>5} | {fp32:>10.1f} {1000 * batch / fp32:>8.1f} | '
-              f'{bf16:>10.1f} {1000 * batch / bf16:>8.1f} | {bf16 / fp32:>6.2f}x')
+        base = results[batch, 'torch fp32']
+        cells = [f'{results[batch, name]:>12.1f} ({results[batch, name] / base:4.2f}x)'
+                 for name in names]
+        print(f'{batch:>5} | ' + ' | '.join(f'{cell:>22}' for cell in cells))
 
 
 def load_planes(path, model, limit):
@@ -107,19 +124,25 @@ def outputs(evaluator, planes, batch=32):
 
 
 def agreement(model, args):
+    """Each configuration against torch fp32: the same top move, and how far values move."""
     planes = comparison_planes(model, args)
-    fp32 = NetworkEvaluator(model, use_bf16=False, threads=args.threads)
-    bf16 = NetworkEvaluator(model, use_bf16=True, threads=args.threads)
-    a, b = outputs(fp32, planes), outputs(bf16, planes)
-    if model.kind == 'policy':
-        same = np.mean(a.argmax(1) == b.argmax(1))
-        print(f'top-1 agreement fp32 vs bf16: {100 * same:.2f}% over {len(a)} positions')
-        diff = np.abs(a - b).sum(1)
-        print(f'total variation distance: mean {diff.mean() / 2:.4f}, max {diff.max() / 2:.4f}')
-    else:
-        diff = np.abs(a - b)
-        print(f'|value fp32 - bf16|: mean {diff.mean():.4f}, max {diff.max():.4f}')
-        print(f'same sign: {100 * np.mean(np.sign(a) == np.sign(b)):.2f}%')
+    (_, reference), *others = configurations(model, args)
+    a = outputs(reference, planes)
+    for name, evaluator in others:
+        b = outputs(evaluator, planes)
+        if model.kind == 'policy':
+            same = np.mean(a.argmax(1) == b.argmax(1))
+            diff = np.abs(a - b).sum(1) / 2
+            print(f'{name} vs torch fp32: top-1 agreement {100 * same:.2f}% over {len(a)} '
+                  f'positions, total variation mean {diff.mean():.4f} max {diff.max():.4f}')
+        else:
+            diff = np.abs(a - b)
+            print(f'{name} vs torch fp32: |value difference| mean {diff.mean():.4f} max '
+                  f'{diff.max():.4f}, same sign {100 * np.mean(np.sign(a) == np.sign(b)):.2f}%')
+        if getattr(evaluator, 'heads', ()) and len(evaluator.heads) > 1:
+            top_a, top_b = (e.policy(planes).argmax(1) for e in (reference, evaluator))
+            print(f'{name} vs torch fp32: policy head top-1 agreement '
+                  f'{100 * np.mean(top_a == top_b):.2f}%')
 
 
 def quantized_policy(model, calibration):
@@ -191,7 +214,7 @@ def main():
     parser.add_argument('--no-channels-last', dest='channels_last', action='store_false',
                         help='keep NCHW memory format (channels_last is the default)')
     parser.add_argument('--agreement', action='store_true',
-                        help='report fp32-vs-bf16 agreement instead of speed')
+                        help='report each backend\'s agreement with torch fp32 instead of speed')
     parser.add_argument('--int8', action='store_true',
                         help='time an int8 policy trunk against fp32 and report their agreement')
     parser.add_argument('--npz', help='with --agreement / --int8: .npz holding planes (N, C, s, s)')

@@ -1,0 +1,92 @@
+"""The backends that run the networks (goengine.nn.backends): each gives torch's answers."""
+
+from pathlib import Path
+
+import numpy as np
+import pytest
+
+torch = pytest.importorskip('torch')
+
+from goengine.game import sgffile
+from goengine.nn import backends, features, netfile
+from goengine.nn.inference import NetworkEvaluator
+
+REPO = Path(__file__).resolve().parent.parent
+needs_onnxruntime = pytest.mark.skipif(not backends.onnxruntime_installed(),
+                                       reason='onnxruntime / onnx not installed (make setup)')
+
+
+def game_positions(every=12):
+    """Planes (49 a position) of every `every`-th position of a real counted game."""
+    game = sgffile.parse_game((REPO / 'tests/games/handicap-3-counted.sgf').read_text())
+    boards = [board for number, (board, _, _) in enumerate(sgffile.iter_positions(game))
+              if number % every == 0]
+    return features.value_planes_batch(boards)
+
+
+def test_auto_is_torch_on_accelerators_and_on_cpus_with_native_bf16(monkeypatch):
+    monkeypatch.setattr(backends, 'onnxruntime_installed', lambda: True)
+    for device in ('cuda', 'cuda:1', 'mps'):
+        assert backends.pick_backend('auto', device) == 'torch'
+    assert backends.pick_backend('auto', 'cpu', use_bf16=True) == 'torch'
+    assert backends.pick_backend('auto', 'cpu', use_bf16=False) == 'onnxruntime'
+    monkeypatch.setattr(backends, 'bf16_is_fast', lambda: False)
+    assert backends.pick_backend('auto', 'cpu') == 'onnxruntime'
+    monkeypatch.setattr(backends, 'bf16_is_fast', lambda: True)
+    assert backends.pick_backend('auto', 'cpu') == 'torch'
+    assert backends.pick_backend('torch', 'cpu', use_bf16=False) == 'torch'
+
+
+def test_a_backend_that_cannot_run_is_one_clear_error_and_auto_falls_back(monkeypatch):
+    with pytest.raises(backends.BackendError, match='CPU'):
+        backends.pick_backend('onnxruntime', 'cuda')
+    with pytest.raises(backends.BackendError, match='expected'):
+        backends.pick_backend('tensorrt', 'cpu')
+    monkeypatch.setattr(backends, 'onnxruntime_installed', lambda: False)
+    with pytest.raises(backends.BackendError, match='not installed'):
+        backends.pick_backend('onnxruntime', 'cpu')
+    notices = []
+    assert backends.pick_backend('auto', 'cpu', use_bf16=False, log=notices.append) == 'torch'
+    assert len(notices) == 1 and 'onnxruntime is not installed' in notices[0]
+
+
+@needs_onnxruntime
+def test_onnxruntime_gives_torchs_moves_values_ownership_and_score():
+    """The shipped small network on positions of a real game: the same top move, values
+    within 0.01, under ONNX Runtime as under torch in fp32."""
+    model = netfile.load_network(str(REPO / 'weights/heads-k96.pt'))
+    planes = game_positions()
+    reference = NetworkEvaluator(model, use_bf16=False, threads=1)
+    onnx = backends.make_evaluator(model, 'onnxruntime', threads=1)
+    assert onnx.backend == 'onnxruntime' and onnx.heads == reference.heads
+    assert len(planes) >= 8
+    same = onnx.policy(planes).argmax(1) == reference.policy(planes).argmax(1)
+    assert same.all()
+    assert np.abs(onnx.value(planes) - reference.value(planes)).max() < 0.01
+    assert np.abs(onnx.ownership(planes) - reference.ownership(planes)).max() < 0.01
+    assert np.abs(onnx.score_lead(planes, 6.5) - reference.score_lead(planes, 6.5)).max() < 0.05
+    logits, values = onnx.policy_and_value(planes[0])   # one position: no batch axis
+    assert logits.shape == (361,) and np.ndim(values) == 0
+    mask = np.zeros((len(planes), 361), dtype=bool)
+    mask[:, 60] = True                                   # one legal point: all its mass
+    assert np.allclose(onnx.policy(planes, legal_mask=mask)[:, 60], 1.0)
+
+
+@needs_onnxruntime
+def test_the_engine_plays_on_onnxruntime():
+    from tests.test_gtp import responses, run_main
+    result = run_main(['--network', 'small', '--device', 'cpu', '--backend', 'onnxruntime',
+                       '--playouts', '20'], 'boardsize 19\nclear_board\ngenmove b\n', timeout=120)
+    assert result.returncode == 0, result.stderr
+    assert 'goengine: networks on cpu (onnxruntime)' in result.stderr.splitlines()
+    assert responses(result.stdout)[2].startswith('= ')
+
+
+def test_the_engine_refuses_onnxruntime_on_an_accelerator_in_one_line():
+    from tests.test_gtp import run_main
+    if not torch.cuda.is_available():
+        pytest.skip('needs a CUDA GPU to ask for')
+    result = run_main(['--network', 'small', '--device', 'cuda', '--backend', 'onnxruntime'],
+                      'name\n')
+    assert result.returncode == 2 and result.stdout == ''
+    assert result.stderr.strip().count('\n') == 0 and 'onnxruntime' in result.stderr

@@ -7,7 +7,7 @@ import numpy as np
 import pytest
 import torch
 
-from goengine import BLACK, WHITE
+from goengine import BLACK, PASS, WHITE
 from goengine.nn import features, netfile, nets
 from tests.test_labels import walls_game
 from tests.programs import tool
@@ -341,3 +341,45 @@ def test_the_distillation_loss_mixes_the_human_move_and_the_teacher():
         assert loss.item() == pytest.approx(expected.item(), rel=1e-5)
         assert sums["policy_loss"].item() == pytest.approx(base_sums["policy_loss"].item())
         assert sums["teacher_policy_loss"].item() / n == pytest.approx(soft.item(), rel=1e-5)
+
+
+def test_a_pass_is_answered_only_where_the_ownership_head_doubts_no_point(tmp_path):
+    """Black walls off columns 0-3, White 4-8, and Black has passed: the playouts count
+    White's win beyond doubt, so White answers the pass. A head that leaves every point
+    in doubt (its ownership output held at 0) stops that pass; the doubt is the less
+    sure of the two judges point by point, seki apart."""
+    from goengine.game.sgffile import Game
+    from goengine.game.state import from_record
+    from goengine.programs.loading import load_player, load_rollout
+    from goengine.rollout.scoring import Scorer
+    size = 9
+    record = Game(size=size, komi=6.5, setup_black=[r * size + 3 for r in range(size)],
+                  setup_white=[r * size + 4 for r in range(size)], moves=[(BLACK, PASS)],
+                  winner=WHITE, result="W+15.5")
+    game = from_record(record)
+    assert game.to_move == WHITE
+    scorer = Scorer(load_rollout())
+    count = scorer.count(game.board)
+    assert count.margin == -15.5 and count.winner_beyond_doubt() == WHITE
+    own = scorer.ownership(game.board)
+    assert scorer.count(game.board, own).doubtful == count.doubtful
+    assert scorer.count(game.board, np.zeros((size, size))).doubtful == size * size
+    torch.manual_seed(0)
+    doubting = nets.HeadsNet(filters=8, layers=2, board_size=size)
+    with torch.no_grad():
+        doubting.ownership_conv.weight.zero_()
+        doubting.ownership_conv.bias.zero_()
+    sure = nets.HeadsNet(filters=8, layers=2, board_size=size)
+    with torch.no_grad():   # sure of every point (doubt asks only how sure)
+        sure.ownership_conv.weight.zero_()
+        sure.ownership_conv.bias.fill_(-5.0)
+    for name, net, passes in (("doubting", doubting, False), ("sure", sure, True)):
+        path = tmp_path / f"{name}.pt"
+        netfile.save_network(str(path), net)
+        player = load_player("search", str(path), log=lambda m: None)
+        try:
+            head = player.network_ownership(game, WHITE)
+            assert head.shape == (size, size)
+            assert player.opponent_passed_and_we_win(game, WHITE) == passes, name
+        finally:
+            player.close()

@@ -123,11 +123,8 @@ class MCTSPlayer(Player):
     def policy(self, game, color):
         return self.direct.policy(game, color) if self.direct else None
 
-    def ownership(self, game, color):
-        """The network's ownership head where it has one, else the scorer's playouts."""
-        if self.direct is not None:
-            return self.direct.ownership(game, color)
-        return super().ownership(game, color)
+    def network_ownership(self, game, color):
+        return self.direct.network_ownership(game, color) if self.direct else None
 
     def score_lead(self, game, color):
         return self.direct.score_lead(game, color) if self.direct else None

@@ -114,8 +114,14 @@ class Player:
 
     def ownership(self, game, color):
         """Who ends up owning each point, float (size, size) indexed [row, col], +1 Black,
-        -1 White (kata-analyze): the dead-stone scorer's playouts by default."""
-        return self.scorer.ownership(game.board_for(color))
+        -1 White (kata-analyze): a network's ownership head where the player has one,
+        else the dead-stone scorer's playouts."""
+        own = self.network_ownership(game, color)
+        return own if own is not None else self.scorer.ownership(game.board_for(color))
+
+    def network_ownership(self, game, color):
+        """ownership() as a four-headed network's ownership head sees it; None without one."""
+        return None
 
     def score_lead(self, game, color):
         """Points `color` (to move) ends ahead by, komi included, by a score head; or None."""
@@ -167,10 +173,12 @@ class Player:
     def opponent_passed_and_we_win(self, game, color):
         """Answer a pass with a pass only when our count of the board (dead stones
         removed) says we win by more than the points in doubt could take away: a
-        referee that counts otherwise must not find us passing a lost game."""
+        referee that counts otherwise must not find us passing a lost game. A point
+        that our ownership head leaves in doubt is in doubt too."""
         if not self.opponent_passed(game, color):
             return False
-        return self.scorer.count(game.board).winner_beyond_doubt() == color
+        count = self.scorer.count(game.board, self.network_ownership(game, color))
+        return count.winner_beyond_doubt() == color
 
     @property
     def resign_threshold(self):
@@ -271,12 +279,11 @@ class PolicyPlayer(Player):
         weights = (weights / weights.max()) ** (1.0 / self.temperature)
         return int(self.rng.choice(len(weights), p=weights / weights.sum()))
 
-    def ownership(self, game, color):
-        """A four-headed network's ownership head, where it has one; else the scorer's."""
+    def network_ownership(self, game, color):
         evaluator = self.policy_eval
         if 'ownership' not in getattr(evaluator, 'heads', ()) or not self._fits(evaluator,
                                                                                game.size):
-            return super().ownership(game, color)
+            return None
         board = game.board_for(color)
         own = evaluator.ownership(self.features.input_planes(board, evaluator.planes))
         sign = 1.0 if color == BLACK else -1.0   # the head speaks for the player to move

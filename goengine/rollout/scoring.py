@@ -227,12 +227,18 @@ class Scorer:
             dead = self.stone_status(board)[0]
         return final_score(board, dead)
 
-    def count(self, board):
+    def count(self, board, network_ownership=None):
         """The Count of the board as it stands: the final score and its doubt, from one
-        set of playouts."""
+        set of playouts. network_ownership: a network's map of the final owners (+1
+        Black), whose doubtful points are doubtful too (the less sure of the two
+        judges, point by point)."""
         own = self.ownership(board)
         dead, seki = stone_status(board, self.playouts, rollout=self.rollout, own=own)
-        return Count(final_score(board, dead), doubtful_points(board, own, seki))
+        doubt = own
+        if network_ownership is not None:
+            head = np.asarray(network_ownership, dtype=np.float64).reshape(own.shape)
+            doubt = np.where(np.abs(head) < np.abs(own), head, own)
+        return Count(final_score(board, dead), doubtful_points(board, doubt, seki))
 
 
 def format_score(score):

@@ -309,13 +309,18 @@ class PolicyPlayer(Player):
         if evaluator is None or not moves:
             return None
         opponent = BLACK + WHITE - color
+        planes = self._planes_after(game, color, moves, evaluator.planes)
+        leads = evaluator.score_lead(planes, komi_for(game, opponent))
+        return [-float(x) for x in leads]
+
+    def _planes_after(self, game, color, moves, count):
+        """(len(moves), count, s, s) input planes of the positions after each of `moves`."""
         planes = []
         for move in moves:
             board = game.board_for(color)
             board.play(move, color)
-            planes.append(self.features.input_planes(board, evaluator.planes))
-        leads = evaluator.score_lead(np.stack(planes), komi_for(game, opponent))
-        return [-float(x) for x in leads]
+            planes.append(self.features.input_planes(board, count))
+        return np.stack(planes)
 
     def value(self, game, color):
         if self.value_eval is None or not self._fits(self.value_eval, game.size):
@@ -327,10 +332,6 @@ class PolicyPlayer(Player):
         """One batched value-net call over the positions after each candidate."""
         if not moves or self.value_eval is None or not self._fits(self.value_eval, game.size):
             return super().child_winrates(game, color, moves)
-        planes = []
-        for move in moves:
-            board = game.board_for(color)
-            board.play(move, color)
-            planes.append(self.features.value_planes(board))
-        v = np.asarray(self.value_eval.value(np.stack(planes)), dtype=np.float64)
+        planes = self._planes_after(game, color, moves, self.value_eval.planes)
+        v = np.asarray(self.value_eval.value(planes), dtype=np.float64)
         return [float((1 - x) / 2) for x in v]   # the child's value is the opponent's

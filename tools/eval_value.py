@@ -11,7 +11,8 @@ nearly a coin toss, an endgame one mostly decided). The last line is exactly
 
 --from-score reads a four-headed network's value from its score head instead: the
 probability that the final board margin beats the record's komi (nets.win_probability),
-as 2p - 1, which is what the search can use at any komi.
+as 2p - 1, which is what the search can use at any komi; --score-temperature T
+divides its logits by T first (a calibration to fit on games apart from the held-out ones).
 """
 
 import argparse
@@ -42,6 +43,9 @@ def main(argv=None):
         parser.add_argument("--from-score", action="store_true",
                             help="--weights' value from its score head at the record's komi "
                                  "(a four-headed network); --against stays its value head")
+        parser.add_argument("--score-temperature", type=float, default=1.0, metavar="T",
+                            help="with --from-score: the score logits divided by T first (T > 1 "
+                                 "softens a head that is too sure of the margin)")
     args = evaluation.parse_args(__doc__, "value", 2000, argv, add_arguments)
     model, evaluator = evaluation.load_evaluator(args, "score" if args.from_score else "value")
     other = None
@@ -56,7 +60,7 @@ def main(argv=None):
         planes = np.stack([example[0] for example, _ in batch])
         if args.from_score:
             komi = torch.tensor([k for _, k in batch], dtype=torch.float32)
-            logits = torch.as_tensor(evaluator.score_logits(planes))
+            logits = torch.as_tensor(evaluator.score_logits(planes)) / args.score_temperature
             values = (2 * win_probability(logits, komi) - 1).numpy()
         else:
             values = evaluator.value(planes)

@@ -68,33 +68,42 @@ def make_evaluator(model, backend=TORCH, threads=None, device='cpu', use_bf16=No
     return NetworkEvaluator(model, use_bf16=use_bf16, threads=threads, device=device)
 
 
+def export_onnx(model):
+    """`model` (eval mode, batch norm folded) as ONNX bytes, fp32, with a free batch size:
+    input 'planes', one output named after each head."""
+    heads = tuple(getattr(model, 'heads', (model.kind,)))
+    example = torch.zeros(1, model.planes, model.board_size, model.board_size)
+    onnx_bytes = io.BytesIO()
+    with torch.no_grad(), warnings.catch_warnings():
+        warnings.simplefilter('ignore')   # the exporter's notices about its successor
+        torch.onnx.export(model.float(), (example,), onnx_bytes, dynamo=False,
+                          input_names=['planes'], output_names=list(heads),
+                          dynamic_axes={'planes': {0: 'batch'},
+                                        **{head: {0: 'batch'} for head in heads}},
+                          opset_version=17)
+    return onnx_bytes.getvalue()
+
+
 class OnnxRuntimeEvaluator(NetworkEvaluator):
     """NetworkEvaluator's answers computed by ONNX Runtime on the CPU, in fp32.
 
-    The network (batch norm folded) is exported once, at load, with a free
-    batch size; the outputs are torch's to within float rounding. `threads`:
-    ONNX Runtime's intra-op threads (None: every core), so the search's one
-    network thread leaves the other cores to the simulations as with torch."""
+    The network (batch norm folded) is exported once, at load (or `onnx_bytes`
+    given, e.g. a quantized export of it); the outputs are torch's to within float
+    rounding. `threads`: ONNX Runtime's intra-op threads (None: every core), so the
+    search's one network thread leaves the other cores to the simulations as with
+    torch."""
 
     backend = ONNXRUNTIME
 
-    def __init__(self, model, threads=None):
+    def __init__(self, model, threads=None, onnx_bytes=None):
         import onnxruntime
         super().__init__(model, use_bf16=False, threads=0, channels_last=False, device='cpu')
-        example = torch.zeros(1, self.planes, self.board_size, self.board_size)
-        onnx_bytes = io.BytesIO()
-        with torch.no_grad(), warnings.catch_warnings():
-            warnings.simplefilter('ignore')   # the exporter's notices about its successor
-            torch.onnx.export(self.model.float(), (example,), onnx_bytes, dynamo=False,
-                              input_names=['planes'], output_names=list(self.heads),
-                              dynamic_axes={'planes': {0: 'batch'},
-                                            **{head: {0: 'batch'} for head in self.heads}},
-                              opset_version=17)
         options = onnxruntime.SessionOptions()
         options.intra_op_num_threads = threads or available_cores()
         options.inter_op_num_threads = 1
         options.log_severity_level = 3   # errors only: no notices on the engine's stderr
-        self.session = onnxruntime.InferenceSession(onnx_bytes.getvalue(), options,
+        self.session = onnxruntime.InferenceSession(onnx_bytes or export_onnx(self.model),
+                                                    options,
                                                     providers=['CPUExecutionProvider'])
 
     def _forward(self, x, *kinds):

@@ -10,10 +10,11 @@ Speed: positions/s for several batch sizes of every backend this machine has
 warm-up (the first calls build their kernels), and which one --backend auto takes.
 Agreement: how often each picks torch fp32's top move (for value and four-headed
 networks, how far the values move), on planes from a .npz or on random planes.
-Int8: a candidate the engine does not use. The policy trunk is quantized to
-int8 (torch.ao static quantization on fbgemm, per-channel weights, calibrated
-on the planes); it reports int8 against fp32 speed in one run, and their
-top-1 agreement.
+Int8: candidates the engine does not use: a policy network's trunk in int8
+(torch.ao static quantization on fbgemm, per-channel weights) and any network
+with a policy output under ONNX Runtime's static int8 quantization (QDQ,
+per-channel), both calibrated on the planes; it reports each against fp32 speed
+in one run, and their top-1 agreement with fp32.
 """
 
 import argparse
@@ -180,27 +181,73 @@ def quantized_policy(model, calibration):
     return tq.convert(net, inplace=True)
 
 
+def onnxruntime_int8(model, calibration, threads):
+    """ONNX Runtime's static int8 quantization of the network (QDQ, per-channel int8
+    weights, uint8 activations calibrated on `calibration`), as an evaluator."""
+    import tempfile
+    from onnxruntime import quantization as q
+
+    class Planes(q.CalibrationDataReader):
+        def __init__(self):
+            self.batches = iter([{'planes': calibration[i:i + 32].astype(np.float32)}
+                                 for i in range(0, len(calibration), 32)])
+
+        def get_next(self):
+            return next(self.batches, None)
+
+    with tempfile.TemporaryDirectory() as folder:
+        fp32_path, int8_path = f'{folder}/fp32.onnx', f'{folder}/int8.onnx'
+        with open(fp32_path, 'wb') as f:
+            f.write(backends.export_onnx(fold_batch_norm(model)))
+        q.quantize_static(fp32_path, int8_path, Planes(), quant_format=q.QuantFormat.QDQ,
+                          per_channel=True, weight_type=q.QuantType.QInt8,
+                          activation_type=q.QuantType.QUInt8)
+        with open(int8_path, 'rb') as f:
+            return backends.OnnxRuntimeEvaluator(model, threads=threads, onnx_bytes=f.read())
+
+
+def top_moves(evaluator, planes):
+    """The most probable move of each position (a plain function's logits for --int8)."""
+    if callable(evaluator):
+        return outputs(evaluator, planes).argmax(1)
+    return np.concatenate([evaluator.policy(planes[i:i + 32]).argmax(1)
+                           for i in range(0, len(planes), 32)])
+
+
 def int8(model, args):
-    if model.kind != 'policy':
-        sys.exit('--int8 measures policy networks only')
+    if 'policy' not in getattr(model, 'heads', (model.kind,)):
+        sys.exit('--int8 measures networks with a policy (move) output')
     planes = comparison_planes(model, args)
-    net = quantized_policy(model, planes[::max(1, len(planes) // 256)])
+    calibration = planes[::max(1, len(planes) // 256)]
     fp32 = NetworkEvaluator(model, use_bf16=False, threads=args.threads)
+    candidates = []
+    if model.kind == 'policy':
+        net = quantized_policy(model, calibration)
 
-    @torch.inference_mode()
-    def int8_logits(x):
-        return net(torch.from_numpy(x).float()).numpy()
-
-    a, b = outputs(fp32, planes), outputs(int8_logits, planes)
-    print(f'top-1 agreement fp32 vs int8: {100 * np.mean(a.argmax(1) == b.argmax(1)):.2f}% '
-          f'over {len(a)} positions')
-    print(f'\n{"batch":>5} | {"fp32 pos/s":>10} | {"int8 pos/s":>10} | int8 speed-up')
-    print('-' * 50)
+        @torch.inference_mode()
+        def torch_int8(x):
+            return net(torch.from_numpy(x).float()).numpy()
+        candidates.append(('torch.ao int8', torch_int8))
+    if backends.onnxruntime_installed():
+        candidates.append(('onnxruntime int8', onnxruntime_int8(model, calibration,
+                                                                args.threads)))
+    else:
+        print('onnxruntime: not installed, its int8 not measured')
+    reference = top_moves(fp32, planes)
+    for name, evaluator in candidates:
+        same = np.mean(top_moves(evaluator, planes) == reference)
+        print(f'top-1 agreement fp32 vs {name}: {100 * same:.2f}% over {len(planes)} positions')
+    print(f'\n{"batch":>5} | {"torch fp32 pos/s":>16} | ' +
+          ' | '.join(f'{name + " pos/s":>22}' for name, _ in candidates))
+    print('-' * (30 + 25 * len(candidates)))
     for batch in args.batches:
         x = random_planes(batch, model, seed=batch)
         slow = positions_per_second(fp32, x, args.seconds)
-        fast = positions_per_second(int8_logits, x, args.seconds)
-        print(f'{batch:>5} | {slow:>10.1f} | {fast:>10.1f} | {fast / slow:>6.2f}x')
+        cells = []
+        for _, evaluator in candidates:
+            fast = positions_per_second(evaluator, x, args.seconds)
+            cells.append(f'{fast:>12.1f} ({fast / slow:4.2f}x)')
+        print(f'{batch:>5} | {slow:>16.1f} | ' + ' | '.join(f'{c:>22}' for c in cells))
 
 
 def main():

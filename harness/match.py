@@ -340,6 +340,22 @@ def outcome(r):
     return r.winner_label() or 'none'
 
 
+def commands_differ(out, commands):
+    """'' when the match folder `out` was played with `commands` ({side: command line}),
+    else a line saying how they differ. The first call writes them to out/commands.txt,
+    so that a resumed match never counts games of other engines with its own (delete
+    the file to go on regardless)."""
+    path = Path(out) / 'commands.txt'
+    text = ''.join(f'{side}: {command}\n' for side, command in commands.items())
+    if not path.exists():
+        path.write_text(text)
+        return ''
+    if path.read_text() == text:
+        return ''
+    return (f'{path} holds other commands than this run\'s: resume with the same flags, or '
+            f'use another --out (before: {path.read_text().strip()!r}; now: {text.strip()!r})')
+
+
 def earlier_outcomes(results_path):
     """{game number: outcome} of the games already in a results.txt, so a match
     that was stopped and resumed (--out the same folder) counts them all."""

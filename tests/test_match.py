@@ -70,6 +70,12 @@ def test_two_random_engines_alternate_colours_and_write_sgf(tmp_path, capsys):
         assert re.match(r'^([BW]\+[\d.]+|0)$', root.get('RE'))
         assert len(record.get_main_sequence()) == 13
     assert (tmp_path / 'results.txt').read_text().strip().splitlines()[-1] == lines[-1]
+    # the folder resumes only with the engines it began with
+    code = tool('match').main(['--out', str(tmp_path), '--size', '9', '--games', '3',
+                               '--max-moves', '12', '--ours', OURS, '--opponent', 'other',
+                               '--scorer', OURS])
+    assert code == 2 and 'commands.txt holds other commands' in capsys.readouterr().err
+    assert not (tmp_path / 'game-003.sgf').exists()
 
 
 @pytest.mark.parametrize('mode, reason, result', [

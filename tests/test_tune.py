@@ -79,6 +79,24 @@ def test_a_candidate_that_always_loses_is_rejected_and_a_run_resumes(tmp_path, c
     assert games(lines) == [] and lines[-2].startswith('sprt: H0 accepted')
 
 
+def test_a_run_resumes_only_with_the_engines_it_began_with(tmp_path, capsys):
+    """Games of other engines never join a run's count: another candidate, baseline or
+    komi in the same folder is refused in one line, and nothing is played."""
+    engine = fake_engine(tmp_path)
+    flags = ['--engine', engine, '--candidate', 'crash', '--baseline', 'play', '--elo1', '400',
+             '--max-games', '1']
+    run_tune(capsys, tmp_path, *flags)
+    assert 'candidate: ' in (tmp_path / 'commands.txt').read_text()
+    for changed in (['--candidate', 'play'], ['--baseline', 'crash'], ['--komi', '6.5']):
+        code = tune.main(['--out', str(tmp_path), '--size', '9', '--scorer', 'none', *flags,
+                          *changed])
+        captured = capsys.readouterr()
+        assert code == 2 and captured.out.count('game ') == 0, changed
+        assert 'commands.txt holds other commands' in captured.err
+    results = (tmp_path / 'results.txt').read_text()
+    assert results.count('game 1:') == 1 and 'game 2' not in results
+
+
 def test_a_real_game_between_two_search_settings(tmp_path, capsys):
     """Toy scale, but the real thing: gtp_main.py with a tiny network searching 30
     playouts a move, the candidate with first-play urgency from the parent."""

@@ -27,8 +27,8 @@ import sys
 from pathlib import Path
 
 from harness.match import (DEFAULT_OPPONENT, REPO, MoveLimit, Side, add_game_arguments,
-                           agreement, default_ours, describe, earlier_outcomes, play_game,
-                           summary, with_time_per_move)
+                           agreement, commands_differ, default_ours, describe,
+                           earlier_outcomes, play_game, summary, with_time_per_move)
 
 
 def build_parser():
@@ -73,6 +73,12 @@ def main(argv=None):
     print(f'ours: {ours_cmd}\nopponent: {args.opponent}\nscorer: {scorer}\n'
           f'{args.games} games {args.size}x{args.size} komi {args.komi:g}{handicap}, '
           f'cap {max_moves} moves, output {out}', flush=True)
+    differ = commands_differ(out, {'ours': ours_cmd, 'opponent': args.opponent,
+                                   'scorer': scorer, 'handicap': f'{args.handicap} to '
+                                   f'{args.handicap_taker}, komi {args.komi:g}'})
+    if differ:
+        print(f'match: {differ}', file=sys.stderr)
+        return 2
     earlier = earlier_outcomes(out / 'results.txt')
     first = max(earlier, default=0) + 1
     if earlier:

@@ -131,6 +131,11 @@ def main(argv=None):
           f'{commands["baseline"]}\nscorer: {scorer}\nup to {args.max_games} games '
           f'{args.size}x{args.size} komi {args.komi:g}, cap {max_moves} moves, output {out}',
           flush=True)
+    differ = match.commands_differ(out, {**commands, 'scorer': scorer,
+                                         'game': f'{args.size}x{args.size} komi {args.komi:g}'})
+    if differ:
+        print(f'tune: {differ}', file=sys.stderr)
+        return 2
     earlier = match.earlier_outcomes(out / 'results.txt')
     outcomes = list(earlier.values())
     if earlier:

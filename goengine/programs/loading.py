@@ -27,8 +27,8 @@ DEFAULT_WEIGHTS = os.path.join('weights', 'sl.pt')
 NO_NETWORK = 'none'
 
 # The four-headed networks that ship, by what they are made for (docs/TRAINING.md).
-# On two CPU cores the search waits on its network, and the k=96 one gives it ten
-# times the evaluations of the k=192 one; a GPU runs the k=192 one as fast as the
+# On two CPU cores the search waits on its network, and the k=96 one runs 3.1 times
+# the k=192 one's positions a second; a GPU runs the k=192 one as fast as the
 # search asks (docs/GPU.md).
 NETWORKS = {'small': os.path.join('weights', 'heads-k96.pt'),
             'large': os.path.join('weights', 'heads-k192.pt')}
@@ -45,7 +45,7 @@ def add_network_flags(parser, default_network=None):
     parser.add_argument('--network', default=default_network, choices=(AUTO, *NETWORKS),
                         help='a shipped network: small (k=96, made for the search on a CPU), '
                              'large (k=192, for a GPU), or auto: large on a GPU, small on the '
-                             'CPU (default: %(default)s)')
+                             'CPU' + (' (default: %(default)s)' if default_network else ''))
 
 
 def chosen_weights(weights, network, device):

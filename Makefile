@@ -6,7 +6,7 @@
 PYTHON ?= python3
 VENV := .venv
 PY := $(VENV)/bin/python
-WEIGHTS ?= weights/sl.pt
+ENGINE_FLAGS ?=
 PYTEST_ARGS ?=
 SOURCES := setup.py $(wildcard goengine/*/*.pyx goengine/*/*.pxd)
 
@@ -29,7 +29,7 @@ setup: $(VENV)/.built
 build: $(VENV)/.built
 
 engine: setup
-	@$(PY) gtp_main.py --weights $(WEIGHTS)
+	@$(PY) gtp_main.py $(ENGINE_FLAGS)
 
 test-deps:
 	@tools/setup_test_deps.sh >&2

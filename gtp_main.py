@@ -15,11 +15,12 @@ from goengine.programs import loading  # light: torch loads only with a network
 DESCRIPTION = """\
 Run goengine as a GTP version 2 engine on stdin/stdout.
 
-Moves come from the APV-MCTS search (goengine.search.search): the SL policy
+Moves come from the APV-MCTS search (goengine.search.search): a policy
 network's priors and fast rollouts, with a value network's evaluations mixed in
-as in AlphaGo when one is given (none ships by default). --weights none plays
-random sensible moves instead (no network needed: for testing GUIs and the
-protocol)."""
+as in AlphaGo. By default one four-headed network (weights/heads-k192.pt) gives
+both, with ownership and score for analysis; --weights names any other network
+file. --weights none plays random sensible moves instead (no network needed:
+for testing GUIs and the protocol)."""
 
 EPILOG = """\
 time: with time settings from the controller (time_settings,
@@ -29,11 +30,12 @@ the middle game and keeping a safety margin, and thinks up to twice its budget
 without them every move gets --time-per-move seconds (default 5).
 
 examples:
-  .venv/bin/python gtp_main.py                           # the search, weights/sl.pt, 5 s a move
+  .venv/bin/python gtp_main.py                           # the search, weights/heads-k192.pt, 5 s a move
   .venv/bin/python gtp_main.py --weights none --verbose  # random sensible moves, no network
   .venv/bin/python gtp_main.py --time-per-move 2 --ponder
+  .venv/bin/python gtp_main.py --network small           # the k=96 network made for the CPU
   .venv/bin/python gtp_main.py --policy-only --temperature 1   # the raw policy, sampled
-  .venv/bin/python gtp_main.py --value-weights weights/value-k64.pt --lambda 0.5"""
+  .venv/bin/python gtp_main.py --weights weights/sl.pt --lambda 1   # the SL policy, rollouts alone"""
 
 
 def positive_float(text):
@@ -91,9 +93,9 @@ def build_parser():
                       formatter_class=argparse.RawDescriptionHelpFormatter)
     loading.add_network_flags(p)
     p.add_argument('--value-weights', metavar='FILE',
-                   help='value network file (default: a value.pt beside the --weights file, '
-                        'if there is one; none ships, so by default the search runs on '
-                        'rollouts alone); weights/value-k64.pt is a first one to try')
+                   help='value network file (default: the four-headed network\'s value '
+                        'head, else a value.pt beside the --weights file if there is one, '
+                        'else rollouts alone)')
     p.add_argument('--rollout-weights', metavar='FILE',
                    help='rollout and tree policy file for the search and for judging dead '
                         'stones (default: weights/rollout.weights if present, else uniform '

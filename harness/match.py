@@ -35,8 +35,8 @@ COLOR_LETTER = {BLACK: 'B', WHITE: 'W'}
 
 
 def default_ours():
-    return f'{shlex.quote(sys.executable)} {shlex.quote(str(REPO / "gtp_main.py"))} ' \
-           f'--weights weights/sl.pt'
+    """The engine as a user starts it: gtp_main.py with its default network."""
+    return f'{shlex.quote(sys.executable)} {shlex.quote(str(REPO / "gtp_main.py"))}'
 
 
 # -- statistics ---------------------------------------------------------------

@@ -1148,6 +1148,9 @@ def test_network_names_pick_the_shipped_file_by_device():
     assert loading.chosen_weights(None, None, 'cpu') == loading.DEFAULT_WEIGHTS
     for path in (small, large):
         assert (REPO / path).is_file(), path
+    import gtp_main
+    args = gtp_main.build_parser().parse_args([])     # the engine as a user starts it
+    assert loading.chosen_weights(args.weights, args.network, 'cpu') == large
 
 
 def test_main_network_flag_loads_the_shipped_network():

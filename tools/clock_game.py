@@ -129,9 +129,11 @@ class RssSampler:
 
 
 def default_ours():
-    """gtp_main with weights/sl.pt when it exists, else the random player (--weights none)."""
-    weights = 'weights/sl.pt' if (REPO / 'weights' / 'sl.pt').exists() else 'none'
-    return match.default_ours().replace('--weights weights/sl.pt', f'--weights {weights}')
+    """gtp_main with its default network when that file is there, else the random player
+    (--weights none)."""
+    from goengine.programs import loading
+    there = (REPO / loading.NETWORKS[loading.DEFAULT_NETWORK]).exists()
+    return match.default_ours() + ('' if there else ' --weights none')
 
 
 def build_parser():
@@ -142,7 +144,8 @@ def build_parser():
     p.add_argument('--size', type=int, default=19)
     p.add_argument('--komi', type=float, default=7.5)
     p.add_argument('--ours', default=None, help='our command line (default: gtp_main.py with '
-                                                'weights/sl.pt if present, else --weights none)')
+                                                'its default network if present, else '
+                                                '--weights none)')
     p.add_argument('--opponent', default=match.DEFAULT_OPPONENT)
     p.add_argument('--opponent-timeout', type=float, default=120.0)
     p.add_argument('--scorer', default=match.DEFAULT_SCORER, help='"none" to skip')

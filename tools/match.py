@@ -45,8 +45,8 @@ def build_parser():
     p.add_argument('--handicap-taker', choices=('opponent', 'ours'), default='opponent',
                    help='the side that takes the handicap stones (default: %(default)s)')
     p.add_argument('--ours', default=None,
-                   help='our engine command line (default: this python gtp_main.py --weights '
-                        'weights/sl.pt); e.g. "... gtp_main.py --weights none"')
+                   help='our engine command line (default: this python gtp_main.py, its '
+                        'default network); e.g. "... gtp_main.py --weights none"')
     p.add_argument('--opponent', default=DEFAULT_OPPONENT, help='default: %(default)s')
     p.add_argument('--time-per-move', type=float, default=5.0,
                    help='seconds per move for our engine, passed to gtp_main.py as '

@@ -89,8 +89,8 @@ def build_parser():
     p = argparse.ArgumentParser(description=__doc__.split('\n\n')[0],
                                 formatter_class=argparse.RawDescriptionHelpFormatter)
     p.add_argument('--engine', default=None,
-                   help='engine command both sides run (default: this python gtp_main.py '
-                        '--weights weights/sl.pt)')
+                   help='engine command both sides run (default: this python gtp_main.py, '
+                        'its default network)')
     p.add_argument('--candidate', default='', help='extra flags of the candidate, e.g. '
                    '"--search c_puct=3"')
     p.add_argument('--baseline', default='', help='extra flags of the baseline (default: none)')

@@ -33,15 +33,20 @@ NO_NETWORK = 'none'
 NETWORKS = {'small': os.path.join('weights', 'heads-k96.pt'),
             'large': os.path.join('weights', 'heads-k192.pt')}
 AUTO = 'auto'
+# What plays when no network is named: with its value head mixed in at lambda 0.5 the
+# k=192 four-headed network won 31 of 44 games against weights/sl.pt on rollouts alone
+# at 1 s a move on two Zen 5 cores (Wilson 95 %: 55.8-81.8 %; docs/RESULTS.md, 2026-11-26).
+# The k=96 one, with its 3.1 times the speed, has not yet shown more (--network small).
+DEFAULT_NETWORK = 'large'
 
 
-def add_network_flags(parser, default_network=None):
+def add_network_flags(parser, default_network=DEFAULT_NETWORK):
     """--weights FILE and --network NAME, as every program that plays takes them:
     a file named wins; else the network named (auto: by --device)."""
     parser.add_argument('--weights', default=None, metavar='FILE',
                         help='network file: an SL policy or a four-headed network (default: '
-                             f'the --network\'s file, else {DEFAULT_WEIGHTS}; also looked up '
-                             'next to the program); "none": no network')
+                             'the --network\'s file; also looked up next to the program); '
+                             '"none": no network')
     parser.add_argument('--network', default=default_network, choices=(AUTO, *NETWORKS),
                         help='a shipped network: small (k=96, made for the search on a CPU), '
                              'large (k=192, for a GPU), or auto: large on a GPU, small on the '

@@ -332,6 +332,6 @@ class PolicyPlayer(Player):
         """One batched value-net call over the positions after each candidate."""
         if not moves or self.value_eval is None or not self._fits(self.value_eval, game.size):
             return super().child_winrates(game, color, moves)
-        planes = self._planes_after(game, color, moves, self.value_eval.planes)
+        planes = self._planes_after(game, color, moves, self.features.NUM_VALUE_PLANES)
         v = np.asarray(self.value_eval.value(planes), dtype=np.float64)
         return [float((1 - x) / 2) for x in v]   # the child's value is the opponent's

@@ -34,8 +34,8 @@ NETWORKS = {'small': os.path.join('weights', 'heads-k96.pt'),
             'large': os.path.join('weights', 'heads-k192.pt')}
 AUTO = 'auto'
 # What plays when no network is named: with its value head mixed in at lambda 0.5 the
-# k=192 four-headed network won 31 of 44 games against weights/sl.pt on rollouts alone
-# at 1 s a move on two Zen 5 cores (Wilson 95 %: 55.8-81.8 %; docs/RESULTS.md, 2026-11-26).
+# k=192 four-headed network won 39 of 60 games against weights/sl.pt on rollouts alone
+# at 1 s a move on two Zen 5 cores (Wilson 95 %: 52.4-75.8 %; docs/RESULTS.md, 2026-11-26).
 # The k=96 one, with its 3.1 times the speed, has not yet shown more (--network small).
 DEFAULT_NETWORK = 'large'
 

@@ -192,13 +192,11 @@ def main(argv=None):
     from goengine.rollout.rollout_weights import RolloutLoadError
 
     device = args.device   # resolved by the parser: a missing one stopped it already
-    weights, value_weights = loading.network_paths(
-        loading.chosen_weights(args.weights, args.network, device), args.value_weights)
-    backend = 'torch'
+    networks = loading.networks_asked(args, log)
+    if networks is None:
+        return 2
+    weights, value_weights, backend = networks
     if weights:
-        backend = loading.pick_backend(args.backend, device, log)
-        if backend is None:
-            return 2
         log(f'goengine: networks on {device} ({backend})')
     try:   # read once, now: a bad file fails at start-up, not mid-game
         rollout = loading.load_rollout(

@@ -82,6 +82,18 @@ def add_backend_flag(parser):
                              'installed, torch elsewhere (default: %(default)s)')
 
 
+def networks_asked(args, log):
+    """(policy file, value file, backend) from the flags add_network_flags,
+    add_device_flag and add_backend_flag parsed, with --value-weights; None after one
+    line to `log` when the backend asked for cannot run here."""
+    weights, value_weights = network_paths(
+        chosen_weights(args.weights, args.network, args.device), args.value_weights)
+    if weights is None:
+        return weights, value_weights, 'torch'
+    backend = pick_backend(args.backend, args.device, log)
+    return None if backend is None else (weights, value_weights, backend)
+
+
 def pick_backend(name, device, log):
     """backends.pick_backend, or None after one line to `log` saying why it cannot run."""
     from goengine.nn import backends

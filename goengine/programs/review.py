@@ -284,12 +284,10 @@ def main(argv=None):
         return 2
     from goengine.nn import netfile
     from goengine.programs import loading
-    weights, value_weights = loading.network_paths(
-        loading.chosen_weights(args.weights, args.network, args.device), args.value_weights)
-    report = lambda message: print(message, file=sys.stderr)
-    backend = loading.pick_backend(args.backend, args.device, report) if weights else 'torch'
-    if backend is None:
+    networks = loading.networks_asked(args, lambda message: print(message, file=sys.stderr))
+    if networks is None:
         return 2
+    weights, value_weights, backend = networks
     try:
         player = loading.load_player('search', weights, value_weights,
                                      log=lambda message: None, device=args.device,

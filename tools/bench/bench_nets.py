@@ -124,6 +124,11 @@ def outputs(evaluator, planes, batch=32):
                            for i in range(0, len(planes), batch)])
 
 
+def top_moves(evaluator, planes):
+    """The most probable move of each position (a plain function's logits for --int8)."""
+    return outputs(evaluator if callable(evaluator) else evaluator.policy, planes).argmax(1)
+
+
 def agreement(model, args):
     """Each configuration against torch fp32: the same top move, and how far values move."""
     planes = comparison_planes(model, args)
@@ -141,7 +146,7 @@ def agreement(model, args):
             print(f'{name} vs torch fp32: |value difference| mean {diff.mean():.4f} max '
                   f'{diff.max():.4f}, same sign {100 * np.mean(np.sign(a) == np.sign(b)):.2f}%')
         if getattr(evaluator, 'heads', ()) and len(evaluator.heads) > 1:
-            top_a, top_b = (e.policy(planes).argmax(1) for e in (reference, evaluator))
+            top_a, top_b = (top_moves(e, planes) for e in (reference, evaluator))
             print(f'{name} vs torch fp32: policy head top-1 agreement '
                   f'{100 * np.mean(top_a == top_b):.2f}%')
 
@@ -204,14 +209,6 @@ def onnxruntime_int8(model, calibration, threads):
                           activation_type=q.QuantType.QUInt8)
         with open(int8_path, 'rb') as f:
             return backends.OnnxRuntimeEvaluator(model, threads=threads, onnx_bytes=f.read())
-
-
-def top_moves(evaluator, planes):
-    """The most probable move of each position (a plain function's logits for --int8)."""
-    if callable(evaluator):
-        return outputs(evaluator, planes).argmax(1)
-    return np.concatenate([evaluator.policy(planes[i:i + 32]).argmax(1)
-                           for i in range(0, len(planes), 32)])
 
 
 def int8(model, args):

@@ -1003,6 +1003,15 @@ def responses(stdout):
     return parts[:-1]
 
 
+def first_move_on_9x9(args):
+    """gtp_main with `args` answers boardsize 9, clear_board and genmove b, exiting
+    cleanly with a move on the board: the process result."""
+    result = run_main(args, 'boardsize 9\nclear_board\ngenmove b\n')
+    assert result.returncode == 0, result.stderr
+    assert re.fullmatch(r'= [A-HJ]\d', responses(result.stdout)[2])
+    return result
+
+
 def help_examples():
     """The command lines under 'examples:' in gtp_main.py --help, comments cut."""
     text = run_main(['--help'], '').stdout
@@ -1113,11 +1122,8 @@ def test_main_lambda_needs_a_value_network(tmp_path):
     result = run_main(['--weights', str(policy), '--lambda', '1.5'], 'name\n')
     assert result.returncode == 2 and result.stdout == '' and '[0, 1]' in result.stderr
     netfile.save_network(value, nets.ValueNet(filters=4, layers=2, board_size=9, hidden=8))
-    result = run_main(['--weights', str(policy), '--value-weights', str(value), '--lambda', '0',
-                       '--threads', '1', '--playouts', '50'],
-                      'boardsize 9\nclear_board\ngenmove b\n')
-    assert result.returncode == 0, result.stderr
-    assert re.fullmatch(r'= [A-HJ]\d', responses(result.stdout)[2])
+    first_move_on_9x9(['--weights', str(policy), '--value-weights', str(value), '--lambda', '0',
+                       '--threads', '1', '--playouts', '50'])
 
 
 def test_main_lambda_takes_the_value_of_a_four_headed_file(tmp_path):
@@ -1127,10 +1133,8 @@ def test_main_lambda_takes_the_value_of_a_four_headed_file(tmp_path):
     torch.manual_seed(0)
     path = tmp_path / 'heads.pt'
     netfile.save_network(path, nets.HeadsNet(filters=4, layers=2, board_size=9))
-    result = run_main(['--weights', str(path), '--lambda', '0', '--threads', '1',
-                       '--playouts', '30'], 'boardsize 9\nclear_board\ngenmove b\n')
-    assert result.returncode == 0, result.stderr
-    assert re.fullmatch(r'= [A-HJ]\d', responses(result.stdout)[2])
+    first_move_on_9x9(['--weights', str(path), '--lambda', '0', '--threads', '1',
+                       '--playouts', '30'])
 
 
 def test_network_names_pick_the_shipped_file_by_device():
@@ -1183,11 +1187,8 @@ def test_main_search_constants_come_from_the_command_line(tmp_path):
     from goengine.nn import netfile, nets
     policy = tmp_path / 'p.pt'
     netfile.save_network(policy, nets.PolicyNet(filters=4, layers=2, board_size=9))
-    result = run_main(['--weights', str(policy), '--c-puct', '0.5', '--expand-threshold', '0',
-                       '--threads', '1', '--playouts', '50'],
-                      'boardsize 9\nclear_board\ngenmove b\n')
-    assert result.returncode == 0, result.stderr
-    assert re.fullmatch(r'= [A-HJ]\d', responses(result.stdout)[2])
+    first_move_on_9x9(['--weights', str(policy), '--c-puct', '0.5', '--expand-threshold', '0',
+                       '--threads', '1', '--playouts', '50'])
 
 
 def test_main_search_settings_set_any_constant_and_bad_ones_stop_the_engine():
@@ -1287,8 +1288,6 @@ def test_main_says_where_the_networks_run(tmp_path):
     torch.manual_seed(0)
     path = tmp_path / 'tiny.pt'
     netfile.save_network(path, nets.PolicyNet(filters=4, layers=2, board_size=9))
-    result = run_main(['--weights', str(path), '--device', 'cpu', '--threads', '1',
-                       '--playouts', '30'], 'boardsize 9\nclear_board\ngenmove b\n')
-    assert result.returncode == 0, result.stderr
+    result = first_move_on_9x9(['--weights', str(path), '--device', 'cpu', '--threads', '1',
+                                '--playouts', '30'])
     assert re.search(r'^goengine: networks on cpu \((torch|onnxruntime)\)$', result.stderr, re.M)
-    assert re.fullmatch(r'= [A-HJ]\d', responses(result.stdout)[2])

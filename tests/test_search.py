@@ -116,6 +116,88 @@ def test_among_moves_that_win_alike_selection_keeps_more_points(side, center):
         assert np.allclose(tree.children()['q'][:2], 0.9)   # what is reported: win/loss
 
 
+def test_the_utility_mixes_the_networks_score_with_the_rollouts_by_lambda():
+    """Where values carry the score head's estimate, a child's mean score is
+    (1 - lambda) its network scores' mean + lambda its rollouts': two children alike in
+    win rate and rollout margin are told apart by the network's margin alone."""
+    tree = fresh_tree(c_puct=0.1, mixing=0.5, score_utility=0.3)
+    kids = [int(k) for k in tree.children()['node']]
+    for node in kids:
+        tree.set_stats(node, prior=0.01, n_r=0, w_r=0.0)
+    for node, network_margin in ((kids[0], 2.0), (kids[1], 20.0)):
+        tree.set_stats(node, prior=0.3, n_r=50, w_r=45.0, n_v=40, w_v=36.0)
+        tree.set_scores(node, 50, 50 * 5.0, w_ns=40 * network_margin)
+    tree.set_stats(tree.root, n_r=100, w_r=-90.0)
+    assert tree.pick_child(tree.root) == kids[0]          # rollouts alone: alike, the first
+    assert tree.children()['score'][:2] == pytest.approx([5.0, 5.0])
+    tree.scores_with_values = True
+    assert tree.pick_child(tree.root) == kids[1]
+    assert tree.children()['score'][:2] == pytest.approx([3.5, 12.5])
+
+
+def test_a_value_carries_its_network_score_up_the_tree():
+    tree = fresh_tree(expand_threshold=0, mixing=0.5)
+    tree.scores_with_values = True
+    a = int(tree.children()['node'][0])
+    tree.forbid([int(m) for m in tree.children()['move'][1:]])
+    leaf = tree.descend_once()
+    tree.backup_once(leaf, rollout=1, value=0.5, net_score=6.5)   # white to move at a
+    assert (tree.node(a)['n_v'], tree.node(a)['w_ns']) == (1, -6.5)   # a's mover: black
+    assert tree.node(tree.root)['w_ns'] == 6.5
+    assert tree.children()['score'][0] == pytest.approx(-6.5)      # no rollout score yet
+
+
+def test_the_networks_answer_brings_its_score_and_needs_one():
+    tree = Tree(SearchConfig(mixing=0.5))
+    tree.reset(Board(5))
+    tree.scores_with_values = True
+    tree.prepare_root(True, True)                         # queues the root for the network
+    kinds, nodes, gens = tree.take_requests([Board(5)], 0.0)
+    assert nodes == [tree.root]
+    with pytest.raises(ValueError, match='scores'):
+        tree.apply_values(nodes, gens, [0.25], offered=True)
+    tree.apply_values(nodes, gens, [0.25], offered=True, scores=[3.0])
+    root = tree.node(tree.root)
+    assert root['value_done'] and (root['value'], root['net_score']) == (-0.25, -3.0)
+    assert (root['n_v'], root['w_ns']) == (1, -3.0)
+
+
+def test_a_four_headed_network_feeds_the_score_utility():
+    """A tiny four-headed network with the score utility on: the values it backs up
+    carry its score head's lead for the player to move (komi included, in one of the
+    8 symmetries the network thread picks at random), and without the utility none."""
+    import torch
+    from goengine.nn import features, inference, nets
+    torch.manual_seed(0)
+    net = inference.NetworkEvaluator(nets.HeadsNet(filters=8, layers=3, board_size=9),
+                                     use_bf16=False, threads=1)
+    game = atari_game()
+    for weight in (0.0, 0.3):
+        search = Search(net, net, config=SearchConfig(mixing=0.5, score_utility=weight,
+                                                      sim_threads=1, expand_threshold=1))
+        try:
+            search.set_position(game, BLACK)
+            search.run(SearchLimits(playouts=200))
+            assert search.tree.scores_with_values == (weight > 0)
+            c = search.tree.children()
+            done = [(int(n), int(m)) for n, m in zip(c['node'], c['move'])
+                    if search.tree.node(int(n))['value_done']]
+            assert done
+            for node, move in done[:3]:
+                board = game.board_for(BLACK)
+                board.play(move, BLACK)
+                planes = features.input_planes(board, net.planes)
+                leads = [net.score_lead(features.apply_symmetry(planes, k), 7.5)  # White's
+                         for k in range(8)]
+                got = search.tree.node(node)['net_score']       # the mover's: Black's
+                if weight == 0:
+                    assert got == 0
+                else:
+                    assert min(abs(got + lead) for lead in leads) < 1e-3
+        finally:
+            search.close()
+
+
 def lead_with_a_chain_to_take():
     """9x9, Black to move and far ahead. A White chain of five (B5-F5) has one liberty,
     G5, beside White's living group in the upper right: Black takes the chain at G5, or

@@ -214,6 +214,19 @@ class NetworkEvaluator:
         return (logits[0], values[0]) if single else (logits, values)
 
     @torch.inference_mode()
+    def policy_value_lead(self, planes, komi_for_player):
+        """A four-headed network's (logits, values, score leads) from one call: the search's
+        answer when its score utility weighs the score head. komi_for_player as score_lead
+        has it (one number, or one per position)."""
+        self._require('score')
+        x, single = self._batch(planes)
+        logits, values, scores = self._forward(x, 'policy', 'value', 'score')
+        leads = score_lead(scores, torch.as_tensor(komi_for_player, dtype=torch.float32,
+                                                   device=scores.device))
+        logits, values, leads = (t.cpu().numpy() for t in (logits, values, leads))
+        return (logits[0], values[0], leads[0]) if single else (logits, values, leads)
+
+    @torch.inference_mode()
     def _outputs(self, kind, planes):
         """The `kind` network's plain outputs for a batch (or one position)."""
         self._require(kind)

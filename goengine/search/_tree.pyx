@@ -92,6 +92,9 @@ ctypedef struct Node:
     float w_s                # their final area scores summed, mover's view (points)
     float w_t                # their outcomes (+1/-1/0) at the true komi, mover's view:
                              # w_r's twin where dynamic komi shifts the rollouts' count
+    float net_score          # the score head's expected final score for this node, mover's
+                             # view, komi (tree.komi) included (VALUE_DONE, with scores)
+    float w_ns               # the network scores backed up with the n_v values, summed
 
 
 ctypedef struct Request:
@@ -177,6 +180,23 @@ cdef inline double node_q_true(const Node* n, double mixing) noexcept nogil:
     return n.w_t / n.n_s
 
 
+cdef inline bint node_score(const Node* n, double mixing, bint net_scores,
+                            double* score) noexcept nogil:
+    """The mean final score the score utility weighs (points, mover's view, tree.komi):
+    the rollouts' mean, mixed by lambda with the network's where every value carried
+    a score (net_scores), as Q mixes the values. False where neither exists yet."""
+    cdef bint net = net_scores and n.n_v > 0
+    if net and n.n_s > 0:
+        score[0] = (1.0 - mixing) * n.w_ns / n.n_v + mixing * n.w_s / n.n_s
+    elif n.n_s > 0:
+        score[0] = n.w_s / n.n_s
+    elif net:
+        score[0] = n.w_ns / n.n_v
+    else:
+        return False
+    return True
+
+
 cdef class Tree:
     """A search tree in a fixed-size node pool, plus its request queues.
 
@@ -203,6 +223,9 @@ cdef class Tree:
     cdef bint use_policy, use_value
     cdef public bint values_with_priors   # one four-headed network: a leaf's value comes
                                           # with its expansion's policy call, never alone
+    cdef public bint scores_with_values   # every value backed up carries the network's
+                                          # expected score too (a score head, the score
+                                          # utility on): the utility mixes it in by lambda
     cdef const RolloutModel* rollout_model
     cdef RolloutPolicy rollout   # owns rollout_model (read-only, shared by all threads)
 
@@ -286,6 +309,8 @@ cdef class Tree:
         n.n_s = 0
         n.w_s = 0
         n.w_t = 0
+        n.net_score = 0
+        n.w_ns = 0
 
     cdef void new_generation(self) noexcept nogil:
         """The tree was rebuilt: every queued request is stale."""
@@ -426,7 +451,7 @@ cdef class Tree:
         cdef int first = self.nodes[parent].first_child
         cdef int end = first + self.nodes[parent].num_children
         cdef int64_t total = 0
-        cdef double sqrt_total, score, q, best_score = -1e300
+        cdef double sqrt_total, score, q, mean_score, best_score = -1e300
         cdef double unvisited_q = 0.0
         if self.fpu_from_parent:
             unvisited_q = -node_q(&self.nodes[parent], self.mixing) - self.fpu_reduction
@@ -438,9 +463,10 @@ cdef class Tree:
             if c.flags & FORBIDDEN:
                 continue
             q = unvisited_q if c.n_r == 0 and c.n_v == 0 else node_q(c, self.mixing)
-            if self.score_weight > 0 and c.n_s > 0:
+            if self.score_weight > 0 and node_score(c, self.mixing, self.scores_with_values,
+                                                    &mean_score):
                 q += self.score_weight * score_utility(
-                    c.w_s / c.n_s - side * self.score_center, self.score_scale)
+                    mean_score - side * self.score_center, self.score_scale)
             score = q + self.c_puct * c.prior * sqrt_total / (1 + c.n_r)
             if score > best_score:
                 best_score = score
@@ -494,12 +520,15 @@ cdef class Tree:
             z = -z
             node = self.nodes[node].parent
 
-    cdef void backup_value(self, int node, double v) noexcept nogil:
-        """Value-net result v from `node`'s mover's view, added on the way up."""
+    cdef void backup_value(self, int node, double v, double score) noexcept nogil:
+        """Value-net result v and its expected final score (used with
+        scores_with_values only), both from `node`'s mover's view, added on the way up."""
         while node != NO_NODE:
             self.nodes[node].n_v += 1
             self.nodes[node].w_v += v
+            self.nodes[node].w_ns += score
             v = -v
+            score = -score
             node = self.nodes[node].parent
         self.value_backups += 1
 
@@ -535,11 +564,11 @@ cdef class Tree:
         if terminal:
             score = score_for(b, self.komi, color)
             z = sign_of(score)
-            if self.use_value:
-                self.backup_value(leaf, -z)   # the exact outcome serves both statistics
+            if self.use_value:                # the exact outcome serves both statistics
+                self.backup_value(leaf, -z, -score)
         elif self.use_value:
             if self.nodes[leaf].flags & VALUE_DONE:
-                self.backup_value(leaf, self.nodes[leaf].value)
+                self.backup_value(leaf, self.nodes[leaf].value, self.nodes[leaf].net_score)
             elif not (self.nodes[leaf].flags & VALUE_PENDING) and not self.values_with_priors:
                 if self.pending_value < self.max_pending_value:
                     self.enqueue(REQ_VALUE, leaf, b)
@@ -742,17 +771,24 @@ cdef class Tree:
     # Every answer, and every notice that none will come, passes through answer():
     # one lock, and one test for answers to requests a reset has made stale.
 
-    def apply_values(self, nodes, generations, values, bint offered=False):
+    def apply_values(self, nodes, generations, values, bint offered=False, scores=None):
         """Value-network answers v (player to move at the node) for queued leaves:
         cache them and back them up. Stale answers are dropped.
 
         offered: values that came with a four-headed network's policy answers, never
         asked for; they serve the nodes that hold no value and have none queued, and
-        only where the search uses values at all."""
+        only where the search uses values at all.
+        scores: with scores_with_values, the score head's expected final score for the
+        player to move at each node, komi (tree.komi) included, in points."""
         if offered and not self.use_value:
             return
+        values = np.reshape(values, (-1, 1))
+        if self.scores_with_values:
+            if scores is None:
+                raise ValueError('this tree backs up a score with every value: pass scores')
+            values = np.hstack([values, np.reshape(scores, (-1, 1))])
         self.answer(ANSWER_OFFERED_VALUE if offered else ANSWER_VALUE, nodes, generations,
-                    np.reshape(values, (-1, 1)))
+                    values)
 
     def apply_priors(self, nodes, generations, logits):
         """SL-policy answers: replace the placeholder priors of each node's children
@@ -797,7 +833,8 @@ cdef class Tree:
                 return                     # an offered value the node does not need
             nd.flags = (nd.flags & ~VALUE_PENDING) | VALUE_DONE
             nd.value = -answer[0]
-            self.backup_value(node, -answer[0])
+            nd.net_score = -answer[1] if self.scores_with_values else 0.0
+            self.backup_value(node, nd.value, nd.net_score)
 
     cdef void set_priors(self, int node, const float* logits) noexcept nogil:
         cdef Node* c
@@ -836,12 +873,14 @@ cdef class Tree:
     def children(self, int node=-1):
         """The children of `node` (default: the root) as a dict of numpy arrays:
         node, move (Python ints, -1 pass), prior, n_v, w_v, n_r, w_r, q, forbidden,
-        score (the mean final score of the finished rollouts, 0 without one) and q_true
+        score (the mean final score the score utility weighs: the finished rollouts',
+        mixed with the network's where values carry scores; 0 without one) and q_true
         (Q with the rollouts counted at the true komi: the win rate to report; q itself
         where the rollouts count at the true komi).
         Statistics are from the point of view of the player to move at `node`."""
         cdef int first, k, i
         cdef Node* c
+        cdef double mean_score
         cdef bint shifted = self.komi != self.true_komi
         if node < 0:
             node = self.root
@@ -865,7 +904,8 @@ cdef class Tree:
             out['q'][i] = node_q(c, self.mixing)
             out['q_true'][i] = node_q_true(c, self.mixing) if shifted else out['q'][i]
             out['forbidden'][i] = bool(c.flags & FORBIDDEN)
-            out['score'][i] = c.w_s / c.n_s if c.n_s > 0 else 0.0
+            out['score'][i] = (mean_score if node_score(c, self.mixing, self.scores_with_values,
+                                                        &mean_score) else 0.0)
         with nogil:
             pthread_mutex_unlock(&self.lock)
         return out
@@ -876,7 +916,7 @@ cdef class Tree:
         return dict(parent=c.parent, first_child=c.first_child, num_children=c.num_children,
                     move=move_index(&self.root_state, c.move), prior=c.prior, value=c.value,
                     n_v=c.n_v, w_v=c.w_v, n_r=c.n_r, w_r=c.w_r, q=node_q(c, self.mixing),
-                    n_s=c.n_s, w_s=c.w_s, w_t=c.w_t,
+                    n_s=c.n_s, w_s=c.w_s, w_t=c.w_t, net_score=c.net_score, w_ns=c.w_ns,
                     value_done=bool(c.flags & VALUE_DONE),
                     priors_final=bool(c.flags & PRIORS_FINAL))
 
@@ -912,10 +952,13 @@ cdef class Tree:
         if w_r is not None:
             c.w_r = w_r
 
-    def set_scores(self, int node, int n_s, double w_s):
-        """Overwrite a node's finished rollouts and their summed scores (tests)."""
+    def set_scores(self, int node, int n_s, double w_s, w_ns=None):
+        """Overwrite a node's finished rollouts and their summed scores, and the network
+        scores summed with its n_v values (tests)."""
         self.nodes[node].n_s = n_s
         self.nodes[node].w_s = w_s
+        if w_ns is not None:
+            self.nodes[node].w_ns = w_ns
 
     def pick_child(self, int node, double side=1.0):
         """The child PUCT selects at `node` (no virtual loss, nothing changes); `side`
@@ -932,13 +975,15 @@ cdef class Tree:
         free(b)
         return leaf
 
-    def backup_once(self, int leaf, rollout=None, value=None, score=None, true_score=None):
-        """Back up a rollout result, a value and/or a final score for the player to move at
-        `leaf` (true_score: the score at the true komi, if another)."""
+    def backup_once(self, int leaf, rollout=None, value=None, score=None, true_score=None,
+                    net_score=0.0):
+        """Back up a rollout result, a value (with the network's expected score) and/or
+        a rollout's final score for the player to move at `leaf` (true_score: the score
+        at the true komi, if another)."""
         if rollout is not None:
             self.backup_rollout(leaf, -float(rollout))
         if value is not None:
-            self.backup_value(leaf, -float(value))
+            self.backup_value(leaf, -float(value), -float(net_score))
         if score is not None:
             self.backup_score(leaf, -float(score), -sign_of(score if true_score is None
                                                            else true_score))

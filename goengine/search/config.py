@@ -83,7 +83,10 @@ class SearchConfig:
                                  # to a child's Q in selection; 0: win/loss alone, as AlphaGo.
                                  # The center is the root player's expected score, updated
                                  # every adapt_period, so among moves that win alike the
-                                 # search prefers the one that keeps more points. The win
+                                 # search prefers the one that keeps more points. The mean
+                                 # score is the rollouts', mixed by lambda with the score
+                                 # head's where one four-headed network gives the values
+                                 # (its estimate comes with each expansion's call). The win
                                  # rates reported and resigned on stay win/loss alone.
     score_utility_scale: float = 20.0  # points over which the utility rises most
 

@@ -20,7 +20,7 @@ import weakref
 
 import numpy as np
 
-from goengine import Board
+from goengine import WHITE, Board
 from goengine.nn import features
 from goengine.search._tree import REQUEST_POLICY, REQUEST_VALUE
 
@@ -105,8 +105,13 @@ class NetworkThread:
             features.apply_symmetry(self._planes(kind, self.boards[i]), int(k))
             for i, k in zip(chosen, syms)])
         t1 = time.perf_counter()
-        values = None
-        if kind == REQUEST_POLICY and self.shared:
+        values = scores = None
+        if kind == REQUEST_POLICY and self.shared and self.tree.scores_with_values:
+            komi = [self.tree.komi if self.boards[i].to_move == WHITE else -self.tree.komi
+                    for i in chosen]
+            logits, values, scores = self.policy_eval.policy_value_lead(planes, komi)
+            out = self._in_board_orientation(logits, syms)
+        elif kind == REQUEST_POLICY and self.shared:
             logits, values = self.policy_eval.policy_and_value(planes)
             out = self._in_board_orientation(logits, syms)
         elif kind == REQUEST_POLICY:
@@ -118,7 +123,7 @@ class NetworkThread:
             self.tree.apply_priors(nodes[chosen], gens[chosen], out)
             if values is not None:
                 self.tree.apply_values(nodes[chosen], gens[chosen], values.reshape(-1),
-                                      offered=True)
+                                      offered=True, scores=scores)
                 self.stats['value_evals'] += len(chosen)
         else:
             self.tree.apply_values(nodes[chosen], gens[chosen], out)

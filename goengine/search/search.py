@@ -91,6 +91,9 @@ class Search:
             self.networks = NetworkThread(self.tree, policy_eval, value_eval,
                                           self.config.batch_size, self.config.seed)
             self.tree.values_with_priors = self.networks.shared
+            self.tree.scores_with_values = (self.networks.shared
+                                            and self.config.score_utility > 0
+                                            and 'score' in policy_eval.heads)
         self.sim_threads = self.config.simulation_threads(self.networks is not None)
         self.root_key = None       # what the root is: see _key()
         self.root_moves = []       # the game's moves up to the root
@@ -349,7 +352,8 @@ class Search:
         """The most visited root moves as MoveInfo (win rates for the player to move).
 
         lcb is a rough 95% lower bound, treating each visit as a coin flip.
-        score_lead is the mean final score of the move's rollouts. A move with
+        score_lead is the mean final score the score utility weighs (the rollouts',
+        mixed with the score head's where it weighs the head). A move with
         fewer than config.report_min_visits visits shows the root's win rate
         and score (its own are noise).
         """

@@ -16,6 +16,7 @@ import warnings
 import numpy as np
 import torch
 
+from goengine.nn.devices import is_cpu
 from goengine.nn.inference import NetworkEvaluator, available_cores, bf16_is_fast
 
 AUTO, TORCH, ONNXRUNTIME = 'auto', 'torch', 'onnxruntime'
@@ -41,7 +42,7 @@ def pick_backend(name, device, use_bf16=None, log=None):
     name = (name or AUTO).lower()
     if name not in BACKENDS:
         raise BackendError(f'backend {name!r}: expected {", ".join(BACKENDS)}')
-    on_cpu = str(device).split(':')[0] == 'cpu'
+    on_cpu = is_cpu(device)
     if name == AUTO:
         fp32 = use_bf16 is False or (use_bf16 is None and not bf16_is_fast())
         if not (on_cpu and fp32):

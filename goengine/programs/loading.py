@@ -21,6 +21,7 @@ import os
 import sys
 
 from goengine import INSTALL_DIR
+from goengine.nn.devices import is_cpu
 
 KINDS = ('search', 'policy', 'random')
 DEFAULT_WEIGHTS = os.path.join('weights', 'sl.pt')
@@ -61,7 +62,7 @@ def chosen_weights(weights, network, device):
     if network is None:
         return DEFAULT_WEIGHTS
     if network == AUTO:
-        network = 'small' if str(device).split(':')[0] == 'cpu' else 'large'
+        network = 'small' if is_cpu(device) else 'large'
     return NETWORKS[network]
 
 

@@ -10,6 +10,8 @@ of GPUs did not.
 import os
 from dataclasses import dataclass, fields, replace
 
+from goengine.nn.devices import is_cpu
+
 # Most positions a network call takes on a GPU, where a call of 64 costs
 # little more than a call of one; not yet tuned by measurement (docs/GPU.md).
 ACCELERATOR_BATCH = 64
@@ -146,7 +148,7 @@ class SearchConfig:
         costs about as much for 64 positions as for one, so the queues and the
         batch grow (n_thr then falls on its own, ThresholdControl); on the CPU
         the config as it is."""
-        if str(device).split(':')[0] == 'cpu':
+        if is_cpu(device):
             return self
         return replace(self, batch_size=max(self.batch_size, ACCELERATOR_BATCH),
                        max_pending_policy=max(self.max_pending_policy, ACCELERATOR_BATCH),

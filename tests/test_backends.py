@@ -67,12 +67,12 @@ def test_onnxruntime_gives_torchs_moves_values_ownership_and_score():
     assert np.abs(onnx.score_lead(planes, 6.5) - reference.score_lead(planes, 6.5)).max() < 0.05
     logits, values = onnx.policy_and_value(planes[0])   # one position: no batch axis
     assert logits.shape == (361,) and np.ndim(values) == 0
-    komi = [6.5, -6.5] * (len(planes) // 2)              # one per position, as the search has it
-    _, _, leads = onnx.policy_value_lead(planes[:len(komi)], komi)
-    _, _, wanted = reference.policy_value_lead(planes[:len(komi)], komi)
+    white = np.arange(len(planes)) % 2 == 0              # as the search asks: one per position
+    _, values, true_values, leads = onnx.search_answers(planes, white, 4.5, 0.5)
+    _, wanted_values, wanted_true, wanted = reference.search_answers(planes, white, 4.5, 0.5)
+    assert np.abs(values - wanted_values).max() < 0.01
+    assert np.abs(true_values - wanted_true).max() < 0.01
     assert np.abs(leads - wanted).max() < 0.05
-    assert wanted[0] == pytest.approx(reference.score_lead(planes[0], 6.5), abs=1e-4)
-    assert wanted[1] == pytest.approx(reference.score_lead(planes[1], -6.5), abs=1e-4)
     mask = np.zeros((len(planes), 361), dtype=bool)
     mask[:, 60] = True                                   # one legal point: all its mass
     assert np.allclose(onnx.policy(planes, legal_mask=mask)[:, 60], 1.0)

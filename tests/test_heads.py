@@ -50,6 +50,41 @@ def test_the_score_head_reads_the_win_at_any_komi():
     assert nets.score_lead(logits, -6.5).item() == pytest.approx(0.5)
 
 
+def test_the_value_moves_to_the_games_komi_by_the_score_head():
+    """A head sure that White ends 3 points behind on the board: at the trained komi
+    (6.5) White wins, at 0.5 White loses, so a value of 0.4 learned at 6.5 falls by 2
+    (clipped to -1); at 7.5 nothing changes, and at the trained komi never."""
+    logits = torch.full((2, nets.SCORE_BINS), -1e9)
+    logits[:, nets.SCORE_RANGE - 3] = 0.0
+    values = torch.tensor([0.4, 0.4])
+    trained = torch.tensor([nets.TRAINED_KOMI, nets.TRAINED_KOMI])          # White to move
+    for komi, wanted in ((0.5, -1.0), (7.5, 0.4), (nets.TRAINED_KOMI, 0.4)):
+        moved = nets.value_at_komi(values, logits, torch.tensor([komi, komi]), trained)
+        assert moved.tolist() == pytest.approx([wanted, wanted])
+    spread = torch.zeros((1, nets.SCORE_BINS))                 # unsure: a small, smooth move
+    lower = nets.value_at_komi(torch.tensor([0.0]), spread, 0.5, nets.TRAINED_KOMI)
+    assert -0.1 < lower.item() < 0.0
+    assert nets.value_at_komi(torch.tensor([0.0]), spread, -0.5, -nets.TRAINED_KOMI).item() > 0
+
+
+def test_the_evaluator_reads_values_and_leads_at_the_games_komi():
+    from goengine.nn.inference import NetworkEvaluator
+    torch.manual_seed(1)
+    net = NetworkEvaluator(nets.HeadsNet(filters=8, layers=2, board_size=9), use_bf16=False,
+                           threads=1)
+    planes = np.random.default_rng(0).integers(0, 2, size=(4, net.planes, 9, 9)).astype(np.uint8)
+    white = np.array([True, False, True, False])
+    logits, values, true_values, leads = net.search_answers(planes, white, 0.5, 3.5)
+    assert np.allclose(logits, net.logits(planes), atol=1e-5)
+    assert np.allclose(values, net.value_at(planes, 0.5, white), atol=1e-6)
+    assert np.allclose(true_values, net.value_at(planes, 3.5, white), atol=1e-6)
+    assert np.allclose(net.value_at(planes, nets.TRAINED_KOMI, white), net.value(planes),
+                       atol=1e-6)                             # the trained komi: as it is
+    assert not np.allclose(values, net.value(planes), atol=1e-4)
+    assert np.allclose(leads, net.score_lead(planes, np.where(white, 0.5, -0.5)), atol=1e-5)
+    assert net.value_at(planes[0], 0.5, True) == pytest.approx(values[0], abs=1e-6)
+
+
 def labelled_walls(result, winner):
     game = walls_game(result, winner)
     ownership = np.where(np.arange(9) < 5, 1.0, np.where(np.arange(9) > 5, -1.0, 0.0))

@@ -164,8 +164,9 @@ def test_the_networks_answer_brings_its_score_and_needs_one():
 
 def test_a_four_headed_network_feeds_the_score_utility():
     """A tiny four-headed network with the score utility on: the values it backs up
-    carry its score head's lead for the player to move (komi included, in one of the
-    8 symmetries the network thread picks at random), and without the utility none."""
+    are the value head's read at the game's komi and carry its score head's lead for the
+    player to move (komi included; each in one of the 8 symmetries the network thread
+    picks at random), and without the utility no lead."""
     import torch
     from goengine.nn import features, inference, nets
     torch.manual_seed(0)
@@ -187,13 +188,15 @@ def test_a_four_headed_network_feeds_the_score_utility():
                 board = game.board_for(BLACK)
                 board.play(move, BLACK)
                 planes = features.input_planes(board, net.planes)
-                leads = [net.score_lead(features.apply_symmetry(planes, k), 7.5)  # White's
-                         for k in range(8)]
-                got = search.tree.node(node)['net_score']       # the mover's: Black's
+                turned = [features.apply_symmetry(planes, k) for k in range(8)]
+                leads = [net.score_lead(p, 7.5) for p in turned]        # White's
+                values = [net.value_at(p, 7.5, True) for p in turned]
+                record = search.tree.node(node)                          # the mover's: Black's
+                assert min(abs(record['value'] + v) for v in values) < 1e-4
                 if weight == 0:
-                    assert got == 0
+                    assert record['net_score'] == 0
                 else:
-                    assert min(abs(got + lead) for lead in leads) < 1e-3
+                    assert min(abs(record['net_score'] + lead) for lead in leads) < 1e-3
         finally:
             search.close()
 
@@ -252,6 +255,19 @@ def test_the_true_komi_outcome_is_kept_beside_the_shifted_one():
     assert c['q_true'][0] == pytest.approx(1.0)      # and won at the true one
     tree.komi = tree.true_komi
     assert tree.children()['q_true'][0] == tree.children()['q'][0]
+
+
+def test_the_values_at_the_true_komi_are_kept_beside_the_shifted_ones():
+    tree = fresh_tree(expand_threshold=1000, mixing=0.5)
+    a = int(tree.children()['node'][0])
+    tree.forbid([int(m) for m in tree.children()['move'][1:]])
+    tree.komi = tree.true_komi + 10                  # White's count is 10 points better
+    leaf = tree.descend_once()                       # white to move at a
+    tree.backup_once(leaf, rollout=+1, score=4.5, true_score=-5.5, value=0.6, true_value=-0.2)
+    assert (tree.node(a)['w_v'], tree.node(a)['w_vt']) == pytest.approx((-0.6, 0.2))
+    c = tree.children()                              # black's view
+    assert c['q'][0] == pytest.approx(0.5 * -0.6 + 0.5 * -1.0)
+    assert c['q_true'][0] == pytest.approx(0.5 * 0.2 + 0.5 * 1.0)
 
 
 def test_win_rates_are_reported_at_the_true_komi_under_dynamic_komi():
@@ -717,6 +733,42 @@ def test_dynamic_komi_counts_the_rollouts_but_not_the_reports(to_move, lead):
         assert search.root_winrate() == (0.0 if to_move == WHITE else 1.0)
         assert search.root_score() == pytest.approx(lead)
         assert all(info.score_lead == pytest.approx(lead) for info in search.infos())
+        search.close()
+
+
+def test_a_four_headed_networks_values_follow_dynamic_komi():
+    """White giving four stones counts with 4 more points: the network's values are
+    read at that komi for the search and at the true one for the reports (each in one
+    of the 8 symmetries the network thread picks)."""
+    import torch
+    from goengine.nn import features, inference, nets
+    torch.manual_seed(0)
+    net = inference.NetworkEvaluator(nets.HeadsNet(filters=8, layers=3, board_size=9),
+                                     use_bf16=False, threads=1)
+    game = FourStoneGame(9, 7.5, ruleset='new_zealand')
+    game.setup(black=gtp('c3', 'g3', 'c7', 'g7'), white=[], to_move=WHITE)
+    config = SearchConfig(mixing=0.5, sim_threads=1, expand_threshold=1,
+                          dynamic_komi_per_stone=1.0)
+    search = Search(net, net, config=config)
+    try:
+        search.set_position(game, WHITE, dynamic_komi=True)
+        assert search.tree.komi == pytest.approx(11.5) and search.tree.true_komi == 7.5
+        search.run(SearchLimits(playouts=150))
+        c = search.tree.children()
+        done = [(int(n), int(m)) for n, m in zip(c['node'], c['move'])
+                if search.tree.node(int(n))['value_done']]
+        assert done
+        for node, move in done[:3]:
+            board = game.board_for(WHITE)
+            board.play(move, WHITE)
+            planes = features.input_planes(board, net.planes)
+            turned = [features.apply_symmetry(planes, k) for k in range(8)]
+            record = search.tree.node(node)                      # the mover's: White's
+            for key, komi in (('value', 11.5), ('value_true', 7.5)):   # Black to move
+                values = [net.value_at(p, komi, False) for p in turned]
+                assert min(abs(record[key] + v) for v in values) < 1e-4
+            assert record['value'] != pytest.approx(record['value_true'], abs=1e-4)
+    finally:
         search.close()
 
 

@@ -13,6 +13,11 @@ nearly a coin toss, an endgame one mostly decided). The last line is exactly
 probability that the final board margin beats the record's komi (nets.win_probability),
 as 2p - 1, which is what the search can use at any komi; --score-temperature T
 divides its logits by T first (a calibration to fit on games apart from the held-out ones).
+
+--komi K asks what the game would have been at komi K: counted games only (a result with a
+margin), the target the record's final margin gives at K. It prints the value head as it
+is (it knows only the komi it learned, nets.TRAINED_KOMI) beside the value moved to K by
+the score head (nets.value_at_komi, logits divided by --score-temperature), paired.
 """
 
 import argparse
@@ -24,7 +29,7 @@ import torch
 from training.sampler import ValueExamples
 from goengine import WHITE
 from goengine.game.sgffile import read_games
-from goengine.nn.nets import win_probability
+from goengine.nn.nets import TRAINED_KOMI, value_at_komi, win_probability
 
 from training import evaluation
 from training.evaluation import sampled_example
@@ -44,10 +49,17 @@ def main(argv=None):
                             help="--weights' value from its score head at the record's komi "
                                  "(a four-headed network); --against stays its value head")
         parser.add_argument("--score-temperature", type=float, default=1.0, metavar="T",
-                            help="with --from-score: the score logits divided by T first (T > 1 "
-                                 "softens a head that is too sure of the margin)")
+                            help="with --from-score or --komi: the score logits divided by T "
+                                 "first (T > 1 softens a head that is too sure of the margin)")
+        parser.add_argument("--komi", type=float, metavar="K",
+                            help="counted games, the outcome their final margin gives at komi K: "
+                                 "the value head against the value moved to K by the score head")
     args = evaluation.parse_args(__doc__, "value", 2000, argv, add_arguments)
-    model, evaluator = evaluation.load_evaluator(args, "score" if args.from_score else "value")
+    if args.komi is not None and (args.from_score or args.against):
+        raise SystemExit("--komi compares --weights' value head with its value at that komi: "
+                         "not with --from-score or --against")
+    needs_score = args.from_score or args.komi is not None
+    model, evaluator = evaluation.load_evaluator(args, "score" if needs_score else "value")
     other = None
     if args.against:
         _, other = evaluation.load_evaluator(argparse.Namespace(**dict(
@@ -57,25 +69,47 @@ def main(argv=None):
     errors, batch, paired = [], [], []
 
     def flush():
-        planes = np.stack([example[0] for example, _ in batch])
+        planes = np.stack([example[0] for example, _, _ in batch])
+        if args.komi is not None:
+            return flush_at_komi(planes)
         if args.from_score:
-            komi = torch.tensor([k for _, k in batch], dtype=torch.float32)
+            komi = torch.tensor([k for _, k, _ in batch], dtype=torch.float32)
             logits = torch.as_tensor(evaluator.score_logits(planes)) / args.score_temperature
             values = (2 * win_probability(logits, komi) - 1).numpy()
         else:
             values = evaluator.value(planes)
         others = other.value(planes) if other else values
-        for value, theirs, ((_, target, phase, _), _) in zip(values, others, batch):
+        for value, theirs, ((_, target, phase, _), _, _) in zip(values, others, batch):
+            squared[phase] += (float(value) - target) ** 2
+            count[phase] += 1
+            paired.append(((float(value) - target) ** 2, (float(theirs) - target) ** 2))
+        batch.clear()
+
+    def flush_at_komi(planes):
+        """The targets at --komi; squared/count/paired hold the value head moved there,
+        `theirs` the value head as it is."""
+        raw = evaluator.value(planes)
+        white = np.array([komi > 0 for _, komi, _ in batch])
+        komi = torch.tensor(np.where(white, args.komi, -args.komi), dtype=torch.float32)
+        trained = torch.tensor(np.where(white, TRAINED_KOMI, -TRAINED_KOMI), dtype=torch.float32)
+        moved = value_at_komi(raw, torch.as_tensor(evaluator.score_logits(planes)), komi,
+                              trained, args.score_temperature).numpy()
+        for value, theirs, k, ((_, _, phase, _), _, margin) in zip(moved, raw, komi, batch):
+            target = 1.0 if margin + float(k) > 0 else -1.0
             squared[phase] += (float(value) - target) ** 2
             count[phase] += 1
             paired.append(((float(value) - target) ** 2, (float(theirs) - target) ** 2))
         batch.clear()
 
     for game in read_games(args.sgf, errors=errors, limit=args.limit or None):
+        margin = board_margin(game)
+        if args.komi is not None and margin is None:
+            continue
         example = sampled_example(maker, game, rng) if game.size == model.board_size else None
         if example:
             mover = game.moves[example[3]][0]
-            batch.append((example, game.komi if mover == WHITE else -game.komi))
+            batch.append((example, game.komi if mover == WHITE else -game.komi,
+                          None if margin is None else margin if mover != WHITE else -margin))
             if len(batch) == BATCH:
                 flush()
     if batch:
@@ -83,12 +117,32 @@ def main(argv=None):
     print(f"{len(errors)} broken records skipped", file=sys.stderr)
     for name, sq, n in zip(PHASES, squared, count):
         print(f"{name}: mse={sq / max(1, n):.4f} positions={n}")
+    if args.komi is not None and paired:
+        moved, plain = np.array(paired).T
+        difference = moved - plain
+        print(f"at komi {args.komi:g}: the value head as it is mse={plain.mean():.4f}; moved "
+              f"there by the score head (T {args.score_temperature:g}) minus it: "
+              f"{difference.mean():+.4f} (standard error "
+              f"{difference.std() / np.sqrt(len(difference)):.4f})")
     if other and paired:
         ours, theirs = np.array(paired).T
         difference = ours - theirs
         print(f"against {args.against}: mse={theirs.mean():.4f}; --weights minus it: "
               f"{difference.mean():+.4f} (standard error {difference.std() / np.sqrt(len(difference)):.4f})")
     print(f"mse={squared.sum() / max(1, count.sum()):.4f} positions={count.sum()}")
+
+
+def board_margin(game):
+    """Black's final board margin (komi taken back out) from a counted result such as
+    B+3.5 or W+0.5, or None (resigned, on time, a draw, no number)."""
+    result = game.result.strip().upper()
+    if game.winner is None or len(result) < 3:
+        return None
+    try:
+        margin = float(result[2:])
+    except ValueError:
+        return None
+    return (margin if result[0] == "B" else -margin) + game.komi
 
 
 if __name__ == "__main__":

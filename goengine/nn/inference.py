@@ -11,7 +11,8 @@ import os
 import numpy as np
 import torch
 
-from goengine.nn.nets import fold_batch_norm, score_lead, softmax_with_temperature
+from goengine.nn.nets import (TRAINED_KOMI, fold_batch_norm, score_lead,
+                              softmax_with_temperature, value_at_komi)
 
 def available_cores():
     try:
@@ -214,17 +215,37 @@ class NetworkEvaluator:
         return (logits[0], values[0]) if single else (logits, values)
 
     @torch.inference_mode()
-    def policy_value_lead(self, planes, komi_for_player):
-        """A four-headed network's (logits, values, score leads) from one call: the search's
-        answer when its score utility weighs the score head. komi_for_player as score_lead
-        has it (one number, or one per position)."""
+    def value_at(self, planes, komi, white):
+        """A four-headed network's value for the player to move at `komi` (the game's):
+        the value head knows only the komi it learned (nets.TRAINED_KOMI), its score head
+        what another is worth (nets.value_at_komi). white: whether White is to move, one
+        flag (or one per position). float32 (N,) (or a scalar)."""
+        self._require('score')
+        x, single = self._batch(planes)
+        values, scores = self._forward(x, 'value', 'score')
+        moved = self._value_at(values, scores, komi, white).cpu().numpy()
+        return moved[0] if single else moved
+
+    @torch.inference_mode()
+    def search_answers(self, planes, white, komi, true_komi):
+        """What the search takes from one call of a four-headed network: move logits
+        (N, s*s); the value (as value_at) at `komi`, the komi its rollouts count with
+        (dynamic komi included), and at `true_komi`, the game's, which it reports; and the
+        expected score lead at `komi` for the player to move (score_lead, komi included).
+        white: whether White is to move, one flag (or one per position)."""
         self._require('score')
         x, single = self._batch(planes)
         logits, values, scores = self._forward(x, 'policy', 'value', 'score')
-        leads = score_lead(scores, torch.as_tensor(komi_for_player, dtype=torch.float32,
-                                                   device=scores.device))
-        logits, values, leads = (t.cpu().numpy() for t in (logits, values, leads))
-        return (logits[0], values[0], leads[0]) if single else (logits, values, leads)
+        out = (logits, self._value_at(values, scores, komi, white),
+               self._value_at(values, scores, true_komi, white),
+               score_lead(scores, _for_player(komi, white, scores.device)))
+        out = tuple(t.cpu().numpy() for t in out)
+        return tuple(t[0] for t in out) if single else out
+
+    @staticmethod
+    def _value_at(values, scores, komi, white):
+        return value_at_komi(values, scores, _for_player(komi, white, scores.device),
+                             _for_player(TRAINED_KOMI, white, scores.device))
 
     @torch.inference_mode()
     def _outputs(self, kind, planes):
@@ -238,3 +259,9 @@ class NetworkEvaluator:
         if kind not in self.heads:
             raise TypeError(f'this evaluator holds a {self.kind} network, which has no {kind} '
                             f'output')
+
+
+def _for_player(komi, white, device):
+    """Komi as the player to move sees it: +komi for White, -komi for Black (per position)."""
+    white = torch.as_tensor(np.asarray(white, dtype=bool).reshape(-1), device=device)
+    return torch.where(white, komi, -komi).float()

@@ -255,6 +255,25 @@ def win_probability(score_logits, komi_for_player):
     return (probs * ((margin > 0).float() + 0.5 * (margin == 0).float())).sum(-1)
 
 
+# The komi of every game the shipped networks learned from (Tygem, KM[6.5]): the
+# value head knows no other, and value_at_komi moves it to the game's.
+TRAINED_KOMI = 6.5
+
+
+def value_at_komi(values, score_logits, komi_for_player, trained_komi_for_player,
+                  temperature=1.0):
+    """The value head's outcome for the player to move, moved from the komi it was
+    trained at to the game's by the score head: plus twice the change in the win
+    probability its margin distribution gives between the two komis, clipped to
+    [-1, 1]. Both komis as the player to move sees them (+komi for White, -komi for
+    Black: TRAINED_KOMI signed the same way); at the trained komi, the value head's own.
+    temperature divides the score logits first (a head too sure of the margin)."""
+    logits = score_logits.float() / temperature
+    shift = (win_probability(logits, komi_for_player)
+             - win_probability(logits, trained_komi_for_player))
+    return (torch.as_tensor(values, dtype=torch.float32) + 2 * shift).clamp(-1.0, 1.0)
+
+
 def score_lead(score_logits, komi_for_player):
     """The expected final margin for the player to move, komi included (kata-analyze's scoreLead)."""
     probs = torch.softmax(score_logits.float(), dim=-1)

@@ -325,13 +325,21 @@ class PolicyPlayer(Player):
     def value(self, game, color):
         if self.value_eval is None or not self._fits(self.value_eval, game.size):
             return None
-        v = float(self.value_eval.value(self.features.value_planes(game.board_for(color))))
+        v = float(self._values(self.features.value_planes(game.board_for(color)),
+                               game.scoring_komi, color == WHITE))
         return (v + 1) / 2
+
+    def _values(self, planes, komi, white):
+        """The value network's outcomes for the player to move, read at the game's komi
+        where a score head can take them there (NetworkEvaluator.value_at)."""
+        if 'score' in getattr(self.value_eval, 'heads', ()):
+            return self.value_eval.value_at(planes, komi, white)
+        return self.value_eval.value(planes)
 
     def child_winrates(self, game, color, moves):
         """One batched value-net call over the positions after each candidate."""
         if not moves or self.value_eval is None or not self._fits(self.value_eval, game.size):
             return super().child_winrates(game, color, moves)
         planes = self._planes_after(game, color, moves, self.features.NUM_VALUE_PLANES)
-        v = np.asarray(self.value_eval.value(planes), dtype=np.float64)
+        v = np.asarray(self._values(planes, game.scoring_komi, color != WHITE), dtype=np.float64)
         return [float((1 - x) / 2) for x in v]   # the child's value is the opponent's

@@ -83,10 +83,13 @@ ctypedef struct Node:
     int16_t move             # board point (see _board.pxd); PASS_POINT for pass
     uint8_t flags
     float prior              # P(s, a)
-    float value              # value-net result for this node, mover's view (VALUE_DONE)
+    float value              # value-net result for this node, mover's view (VALUE_DONE),
+                             # read at the rollouts' komi (tree.komi)
+    float value_true         # the same read at the true komi (the twin under dynamic komi)
     int32_t n_v              # N_v(s, a)
     int32_t n_r              # N_r(s, a), including virtual losses in flight
     float w_v                # W_v(s, a), mover's view
+    float w_vt               # its twin at the true komi (w_t's for the values)
     float w_r                # W_r(s, a), mover's view, including virtual losses
     int32_t n_s              # rollouts finished below this node (no virtual losses)
     float w_s                # their final area scores summed, mover's view (points)
@@ -172,12 +175,15 @@ cdef inline double node_q(const Node* n, double mixing) noexcept nogil:
 
 
 cdef inline double node_q_true(const Node* n, double mixing) noexcept nogil:
-    """Q(s,a) with the rollouts' part counted at the true komi (finished rollouts only)."""
-    if n.n_s == 0:
-        return node_q(n, mixing)
+    """Q(s,a) at the true komi: the values read there and the rollouts' outcomes counted
+    there (finished rollouts only); node_q where there is neither yet."""
+    if n.n_v > 0 and n.n_s > 0:
+        return (1.0 - mixing) * n.w_vt / n.n_v + mixing * n.w_t / n.n_s
+    if n.n_s > 0:
+        return n.w_t / n.n_s
     if n.n_v > 0:
-        return (1.0 - mixing) * n.w_v / n.n_v + mixing * n.w_t / n.n_s
-    return n.w_t / n.n_s
+        return n.w_vt / n.n_v
+    return node_q(n, mixing)
 
 
 cdef inline bint node_score(const Node* n, double mixing, bint net_scores,
@@ -302,9 +308,11 @@ cdef class Tree:
         n.flags = 0
         n.prior = 0
         n.value = 0
+        n.value_true = 0
         n.n_v = 0
         n.n_r = 0
         n.w_v = 0
+        n.w_vt = 0
         n.w_r = 0
         n.n_s = 0
         n.w_s = 0
@@ -520,14 +528,17 @@ cdef class Tree:
             z = -z
             node = self.nodes[node].parent
 
-    cdef void backup_value(self, int node, double v, double score) noexcept nogil:
-        """Value-net result v and its expected final score (used with
-        scores_with_values only), both from `node`'s mover's view, added on the way up."""
+    cdef void backup_value(self, int node, double v, double v_true, double score) noexcept nogil:
+        """Value-net result v (at tree.komi), the same at the true komi, and its expected
+        final score (used with scores_with_values only), all from `node`'s mover's view,
+        added on the way up."""
         while node != NO_NODE:
             self.nodes[node].n_v += 1
             self.nodes[node].w_v += v
+            self.nodes[node].w_vt += v_true
             self.nodes[node].w_ns += score
             v = -v
+            v_true = -v_true
             score = -score
             node = self.nodes[node].parent
         self.value_backups += 1
@@ -565,10 +576,11 @@ cdef class Tree:
             score = score_for(b, self.komi, color)
             z = sign_of(score)
             if self.use_value:                # the exact outcome serves both statistics
-                self.backup_value(leaf, -z, -score)
+                self.backup_value(leaf, -z, -sign_of(score + self.komi_shift(color)), -score)
         elif self.use_value:
             if self.nodes[leaf].flags & VALUE_DONE:
-                self.backup_value(leaf, self.nodes[leaf].value, self.nodes[leaf].net_score)
+                self.backup_value(leaf, self.nodes[leaf].value, self.nodes[leaf].value_true,
+                                  self.nodes[leaf].net_score)
             elif not (self.nodes[leaf].flags & VALUE_PENDING) and not self.values_with_priors:
                 if self.pending_value < self.max_pending_value:
                     self.enqueue(REQ_VALUE, leaf, b)
@@ -771,24 +783,27 @@ cdef class Tree:
     # Every answer, and every notice that none will come, passes through answer():
     # one lock, and one test for answers to requests a reset has made stale.
 
-    def apply_values(self, nodes, generations, values, bint offered=False, scores=None):
+    def apply_values(self, nodes, generations, values, bint offered=False, scores=None,
+                     true_values=None):
         """Value-network answers v (player to move at the node) for queued leaves:
         cache them and back them up. Stale answers are dropped.
 
         offered: values that came with a four-headed network's policy answers, never
         asked for; they serve the nodes that hold no value and have none queued, and
         only where the search uses values at all.
-        scores: with scores_with_values, the score head's expected final score for the
-        player to move at each node, komi (tree.komi) included, in points."""
+        values are read at tree.komi, true_values at the true komi (None: the same; they
+        differ only where dynamic komi shifts the count and a score head can say by how
+        much). scores: with scores_with_values, the score head's expected final score for
+        the player to move at each node, tree.komi included, in points."""
         if offered and not self.use_value:
             return
-        values = np.reshape(values, (-1, 1))
-        if self.scores_with_values:
-            if scores is None:
-                raise ValueError('this tree backs up a score with every value: pass scores')
-            values = np.hstack([values, np.reshape(scores, (-1, 1))])
-        self.answer(ANSWER_OFFERED_VALUE if offered else ANSWER_VALUE, nodes, generations,
-                    values)
+        values = np.reshape(np.asarray(values, dtype=np.float32), (-1, 1))
+        if self.scores_with_values and scores is None:
+            raise ValueError('this tree backs up a score with every value: pass scores')
+        rows = np.hstack([values,
+                          values if true_values is None else np.reshape(true_values, (-1, 1)),
+                          np.zeros_like(values) if scores is None else np.reshape(scores, (-1, 1))])
+        self.answer(ANSWER_OFFERED_VALUE if offered else ANSWER_VALUE, nodes, generations, rows)
 
     def apply_priors(self, nodes, generations, logits):
         """SL-policy answers: replace the placeholder priors of each node's children
@@ -833,8 +848,9 @@ cdef class Tree:
                 return                     # an offered value the node does not need
             nd.flags = (nd.flags & ~VALUE_PENDING) | VALUE_DONE
             nd.value = -answer[0]
-            nd.net_score = -answer[1] if self.scores_with_values else 0.0
-            self.backup_value(node, nd.value, nd.net_score)
+            nd.value_true = -answer[1]
+            nd.net_score = -answer[2] if self.scores_with_values else 0.0
+            self.backup_value(node, nd.value, nd.value_true, nd.net_score)
 
     cdef void set_priors(self, int node, const float* logits) noexcept nogil:
         cdef Node* c
@@ -915,6 +931,7 @@ cdef class Tree:
         cdef Node* c = &self.nodes[node]
         return dict(parent=c.parent, first_child=c.first_child, num_children=c.num_children,
                     move=move_index(&self.root_state, c.move), prior=c.prior, value=c.value,
+                    value_true=c.value_true, w_vt=c.w_vt,
                     n_v=c.n_v, w_v=c.w_v, n_r=c.n_r, w_r=c.w_r, q=node_q(c, self.mixing),
                     n_s=c.n_s, w_s=c.w_s, w_t=c.w_t, net_score=c.net_score, w_ns=c.w_ns,
                     value_done=bool(c.flags & VALUE_DONE),
@@ -938,8 +955,10 @@ cdef class Tree:
 
     # -- hooks for tests: one step at a time, on the caller's thread -----------
 
-    def set_stats(self, int node, prior=None, n_v=None, w_v=None, n_r=None, w_r=None):
-        """Overwrite a node's statistics (hand-made positions in tests)."""
+    def set_stats(self, int node, prior=None, n_v=None, w_v=None, n_r=None, w_r=None,
+                  w_vt=None):
+        """Overwrite a node's statistics (hand-made positions in tests); w_vt, the values
+        at the true komi, follows w_v unless given."""
         cdef Node* c = &self.nodes[node]
         if prior is not None:
             c.prior = prior
@@ -947,6 +966,9 @@ cdef class Tree:
             c.n_v = n_v
         if w_v is not None:
             c.w_v = w_v
+            c.w_vt = w_v
+        if w_vt is not None:
+            c.w_vt = w_vt
         if n_r is not None:
             c.n_r = n_r
         if w_r is not None:
@@ -976,14 +998,16 @@ cdef class Tree:
         return leaf
 
     def backup_once(self, int leaf, rollout=None, value=None, score=None, true_score=None,
-                    net_score=0.0):
-        """Back up a rollout result, a value (with the network's expected score) and/or
-        a rollout's final score for the player to move at `leaf` (true_score: the score
-        at the true komi, if another)."""
+                    net_score=0.0, true_value=None):
+        """Back up a rollout result, a value (with the network's expected score, and the
+        value at the true komi if another) and/or a rollout's final score for the player
+        to move at `leaf` (true_score: the score at the true komi, if another)."""
         if rollout is not None:
             self.backup_rollout(leaf, -float(rollout))
         if value is not None:
-            self.backup_value(leaf, -float(value), -float(net_score))
+            self.backup_value(leaf, -float(value),
+                              -float(value if true_value is None else true_value),
+                              -float(net_score))
         if score is not None:
             self.backup_score(leaf, -float(score), -sign_of(score if true_score is None
                                                            else true_score))

@@ -8,6 +8,10 @@ replaces placeholder priors and backs up values. This is AlphaGo's
 asynchronous policy and value evaluation (Silver et al. 2016, Methods), with
 a CPU thread in place of the GPUs.
 
+A four-headed network answers both in one call; its value is read at the komi the
+rollouts count with (dynamic komi included) and at the game's, which the reports use,
+through its score head (NetworkEvaluator.search_answers).
+
 Every position goes through the network in a random one of the 8 board
 symmetries (the policy map is turned back afterwards), as AlphaGo did: over
 many evaluations this averages out the network's orientation biases.
@@ -105,11 +109,11 @@ class NetworkThread:
             features.apply_symmetry(self._planes(kind, self.boards[i]), int(k))
             for i, k in zip(chosen, syms)])
         t1 = time.perf_counter()
-        values = scores = None
-        if kind == REQUEST_POLICY and self.shared and self.tree.scores_with_values:
-            komi = [self.tree.komi if self.boards[i].to_move == WHITE else -self.tree.komi
-                    for i in chosen]
-            logits, values, scores = self.policy_eval.policy_value_lead(planes, komi)
+        values = true_values = scores = None
+        if kind == REQUEST_POLICY and self.shared and 'score' in self.policy_eval.heads:
+            white = np.array([self.boards[i].to_move == WHITE for i in chosen])
+            logits, values, true_values, scores = self.policy_eval.search_answers(
+                planes, white, self.tree.komi, self.tree.true_komi)
             out = self._in_board_orientation(logits, syms)
         elif kind == REQUEST_POLICY and self.shared:
             logits, values = self.policy_eval.policy_and_value(planes)
@@ -123,7 +127,8 @@ class NetworkThread:
             self.tree.apply_priors(nodes[chosen], gens[chosen], out)
             if values is not None:
                 self.tree.apply_values(nodes[chosen], gens[chosen], values.reshape(-1),
-                                      offered=True, scores=scores)
+                                      offered=True, true_values=true_values,
+                                      scores=scores if self.tree.scores_with_values else None)
                 self.stats['value_evals'] += len(chosen)
         else:
             self.tree.apply_values(nodes[chosen], gens[chosen], out)

@@ -162,16 +162,36 @@ def test_the_networks_answer_brings_its_score_and_needs_one():
     assert (root['n_v'], root['w_ns']) == (1, -3.0)
 
 
+def tiny_heads_network():
+    """A random four-headed network for 9x9, fp32 (its answers exact to compare)."""
+    import torch
+    from goengine.nn import inference, nets
+    torch.manual_seed(0)
+    return inference.NetworkEvaluator(nets.HeadsNet(filters=8, layers=3, board_size=9),
+                                      use_bf16=False, threads=1)
+
+
+def valued_root_children(search, game, color, count=3):
+    """(record, planes in each of the 8 symmetries) for up to `count` root children that
+    hold the network's value: the thread evaluated the position in one of them."""
+    from goengine.nn import features
+    c = search.tree.children()
+    done = [(int(n), int(m)) for n, m in zip(c['node'], c['move'])
+            if search.tree.node(int(n))['value_done']]
+    assert done
+    for node, move in done[:count]:
+        board = game.board_for(color)
+        board.play(move, color)
+        planes = features.input_planes(board, search.networks.policy_eval.planes)
+        yield search.tree.node(node), [features.apply_symmetry(planes, k) for k in range(8)]
+
+
 def test_a_four_headed_network_feeds_the_score_utility():
     """A tiny four-headed network with the score utility on: the values it backs up
     are the value head's read at the game's komi and carry its score head's lead for the
     player to move (komi included; each in one of the 8 symmetries the network thread
     picks at random), and without the utility no lead."""
-    import torch
-    from goengine.nn import features, inference, nets
-    torch.manual_seed(0)
-    net = inference.NetworkEvaluator(nets.HeadsNet(filters=8, layers=3, board_size=9),
-                                     use_bf16=False, threads=1)
+    net = tiny_heads_network()
     game = atari_game()
     for weight in (0.0, 0.3):
         search = Search(net, net, config=SearchConfig(mixing=0.5, score_utility=weight,
@@ -180,18 +200,9 @@ def test_a_four_headed_network_feeds_the_score_utility():
             search.set_position(game, BLACK)
             search.run(SearchLimits(playouts=200))
             assert search.tree.scores_with_values == (weight > 0)
-            c = search.tree.children()
-            done = [(int(n), int(m)) for n, m in zip(c['node'], c['move'])
-                    if search.tree.node(int(n))['value_done']]
-            assert done
-            for node, move in done[:3]:
-                board = game.board_for(BLACK)
-                board.play(move, BLACK)
-                planes = features.input_planes(board, net.planes)
-                turned = [features.apply_symmetry(planes, k) for k in range(8)]
+            for record, turned in valued_root_children(search, game, BLACK):  # Black's view
                 leads = [net.score_lead(p, 7.5) for p in turned]        # White's
                 values = [net.value_at(p, 7.5, True) for p in turned]
-                record = search.tree.node(node)                          # the mover's: Black's
                 assert min(abs(record['value'] + v) for v in values) < 1e-4
                 if weight == 0:
                     assert record['net_score'] == 0
@@ -740,11 +751,7 @@ def test_a_four_headed_networks_values_follow_dynamic_komi():
     """White giving four stones counts with 4 more points: the network's values are
     read at that komi for the search and at the true one for the reports (each in one
     of the 8 symmetries the network thread picks)."""
-    import torch
-    from goengine.nn import features, inference, nets
-    torch.manual_seed(0)
-    net = inference.NetworkEvaluator(nets.HeadsNet(filters=8, layers=3, board_size=9),
-                                     use_bf16=False, threads=1)
+    net = tiny_heads_network()
     game = FourStoneGame(9, 7.5, ruleset='new_zealand')
     game.setup(black=gtp('c3', 'g3', 'c7', 'g7'), white=[], to_move=WHITE)
     config = SearchConfig(mixing=0.5, sim_threads=1, expand_threshold=1,
@@ -754,16 +761,7 @@ def test_a_four_headed_networks_values_follow_dynamic_komi():
         search.set_position(game, WHITE, dynamic_komi=True)
         assert search.tree.komi == pytest.approx(11.5) and search.tree.true_komi == 7.5
         search.run(SearchLimits(playouts=150))
-        c = search.tree.children()
-        done = [(int(n), int(m)) for n, m in zip(c['node'], c['move'])
-                if search.tree.node(int(n))['value_done']]
-        assert done
-        for node, move in done[:3]:
-            board = game.board_for(WHITE)
-            board.play(move, WHITE)
-            planes = features.input_planes(board, net.planes)
-            turned = [features.apply_symmetry(planes, k) for k in range(8)]
-            record = search.tree.node(node)                      # the mover's: White's
+        for record, turned in valued_root_children(search, game, WHITE):   # White's view
             for key, komi in (('value', 11.5), ('value_true', 7.5)):   # Black to move
                 values = [net.value_at(p, komi, False) for p in turned]
                 assert min(abs(record[key] + v) for v in values) < 1e-4

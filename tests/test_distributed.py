@@ -55,6 +55,7 @@ def _rank_main(rank, world, port, out):
     stop = ranks.any(rank == 1)   # a stop asked by one rank reaches all
     if ranks.main:
         torch.save({"state": model.state_dict(), "stop": stop}, out)
+    del wrapped   # before its process group goes (distributed.stop)
     distributed.stop(ranks)
 
 

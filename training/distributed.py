@@ -13,6 +13,7 @@ GPUs take the step one process would; gloo has no SyncBatchNorm, so on CPUs
 each process normalises over its own share, as plain DDP does.
 """
 
+import gc
 import os
 from dataclasses import dataclass
 
@@ -91,8 +92,11 @@ def start(device):
 
 def stop(ranks, wait=True):
     """Leave the process group; with wait, once every rank got here (a rank that left
-    early could abort one still writing its checkpoint)."""
+    early could abort one still writing its checkpoint). Drop every DistributedDataParallel
+    first: one that outlives its group can abort the process at exit ("terminate called
+    without an active exception")."""
     if ranks.active and dist.is_initialized():
         if wait:
             dist.barrier()
+        gc.collect()   # a DistributedDataParallel left in a reference cycle goes while its group lives
         dist.destroy_process_group()

@@ -385,6 +385,21 @@ def test_rollouts_alone_find_the_capture():
         assert not search.unsure()        # the capture is both the most visited and the best
 
 
+def test_a_one_thread_search_playing_for_points_repeats_itself():
+    # The score utility's center is taken from the tree at every descent, not on a
+    # clock: with one thread and a seed two searches visit exactly alike, however
+    # busy the machine.
+    visits = []
+    for _ in range(2):
+        search = Search(config=SearchConfig(mixing=1.0, expand_threshold=5, sim_threads=1,
+                                            score_utility=0.3, seed=3))
+        search.set_position(atari_game(), BLACK)
+        search.run(SearchLimits(30.0, playouts=2000))
+        visits.append(search.tree.children()['n_r'].tolist())
+        assert search.tree.score_center != 0.0      # it did move off its start
+    assert visits[0] == visits[1]
+
+
 def test_a_decided_search_stops_early_with_the_same_move():
     # One thread and a seed make the search deterministic, so the early stop
     # sees a prefix of the full search's simulations: it must end on the move

@@ -223,7 +223,8 @@ cdef class Tree:
     # configuration
     cdef double c_puct, mixing, temperature, pass_prior, fpu_reduction
     cdef double score_weight, score_scale
-    cdef public double score_center   # the root player's expected score (points, tree.komi)
+    cdef public double score_center   # the root player's expected score (points, tree.komi):
+                                      # the root's mean score, taken at every descent
     cdef bint fpu_from_parent
     cdef int n_vl, n_thr, max_pending_policy, max_pending_value
     cdef bint use_policy, use_value
@@ -481,6 +482,17 @@ cdef class Tree:
                 best = i
         return best
 
+    cdef void center_score(self) noexcept nogil:
+        """The score utility's center: the root player's mean score over the root's
+        simulations so far (the root's own statistics are its opponent's view), 0
+        before any. Taken from the tree, not from a clock, so that a one-thread
+        search with a fixed seed stays deterministic."""
+        cdef double score
+        if node_score(&self.nodes[self.root], self.mixing, self.scores_with_values, &score):
+            self.score_center = -score
+        else:
+            self.score_center = 0.0
+
     cdef int descend(self, BoardState* b) noexcept nogil:
         """Walk from the root to a leaf, playing the moves on b (a copy of the root)
         and charging a virtual loss to every edge taken. A leaf visited more than
@@ -489,6 +501,8 @@ cdef class Tree:
         cdef int node = self.root, child
         cdef bint expanded = False
         cdef double side = 1.0             # +1 where the root's player chooses
+        if self.score_weight > 0:
+            self.center_score()
         while True:
             if self.nodes[node].num_children == 0:
                 if expanded or b.passes >= 2:

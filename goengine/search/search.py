@@ -198,7 +198,6 @@ class Search:
         for t in threads:
             t.start()
         next_report = start + interval if report is not None else math.inf
-        self._center_score()
         control = self._threshold_control()
         next_adapt = start + self.config.adapt_period
         try:
@@ -211,7 +210,6 @@ class Search:
                     report(self.infos())
                     next_report = now + interval
                 if now >= next_adapt:
-                    self._center_score()
                     if control is not None:
                         control.update()
                     if stop_when_decided and self.decided(
@@ -240,13 +238,6 @@ class Search:
             return 0
         stats = self.networks.stats
         return stats['policy_evals'] + (0 if self.networks.shared else stats['value_evals'])
-
-    def _center_score(self):
-        """The score utility's center: the root player's expected score so far (the
-        rollouts' frame, dynamic komi included); 0 before any rollout finished."""
-        if self.config.score_utility > 0:
-            score = _visit_weighted_score(self.tree.children())
-            self.tree.score_center = 0.0 if score is None else score
 
     def decided(self, sims, elapsed, time_left, max_sims=None):
         """True when no other root move can catch up with the most visited one:

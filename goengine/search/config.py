@@ -81,11 +81,16 @@ class SearchConfig:
 
     # -- playing for points (KataGo's score utility; Wu 2019, "Accelerating
     # Self-Play Learning in Go", section 4.2 and its dynamic score center) ---------
-    score_utility: float = 0.0   # weight of (2/pi) atan((mean score - center) / scale) added
+    score_utility: float = 0.3   # weight of (2/pi) atan((mean score - center) / scale) added
                                  # to a child's Q in selection; 0: win/loss alone, as AlphaGo.
-                                 # The center is the root player's expected score, updated
-                                 # every adapt_period, so among moves that win alike the
-                                 # search prefers the one that keeps more points. The mean
+                                 # 0.3 kept leads that win/loss alone gave away (taking 4
+                                 # stones, 32 of 40 won against 25 of 40; docs/RESULTS.md
+                                 # 2026-11-27) and cost nothing in even games (24 of 43).
+                                 # The center is the root player's mean score over the
+                                 # root's simulations, taken again at every simulation
+                                 # (deterministic with one thread and a seed), so among
+                                 # moves that win alike the search prefers the one that
+                                 # keeps more points. The mean
                                  # score is the rollouts', mixed by lambda with the score
                                  # head's where one four-headed network gives the values
                                  # (its estimate comes with each expansion's call). The win

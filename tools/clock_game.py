@@ -34,6 +34,7 @@ import statistics
 import sys
 from pathlib import Path
 
+import _checkout  # noqa: F401  (this checkout's packages first)
 from harness import match
 from harness.match import BLACK, REPO, MoveLimit, Side
 

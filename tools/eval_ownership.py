@@ -14,6 +14,7 @@ import sys
 
 import numpy as np
 
+import _checkout  # noqa: F401  (this checkout's packages first)
 from goengine import BLACK
 from goengine.nn import features
 from training import labels as final_labels

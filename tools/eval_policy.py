@@ -11,6 +11,7 @@ import sys
 
 import numpy as np
 
+import _checkout  # noqa: F401  (this checkout's packages first)
 from goengine import PASS
 from goengine.nn import features
 from goengine.game.sgffile import SgfError, iter_positions, read_games

@@ -26,6 +26,7 @@ import sys
 import numpy as np
 import torch
 
+import _checkout  # noqa: F401  (this checkout's packages first)
 from training.sampler import ValueExamples
 from goengine import WHITE
 from goengine.game.sgffile import read_games

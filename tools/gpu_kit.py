@@ -29,6 +29,8 @@ import sys
 import sysconfig
 import time
 
+import _checkout  # noqa: F401  (this checkout's packages first)
+
 REPO = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 EXTENSIONS = ("game._board", "nn._features", "rollout._patterns", "rollout._rollout",
               "search._tree")   # as setup.py builds them

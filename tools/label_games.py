@@ -24,6 +24,7 @@ from multiprocessing import get_context
 
 import numpy as np
 
+import _checkout  # noqa: F401  (this checkout's packages first)
 from training import labels as L
 from training.dataset import DATA_DIR, GameStore, load_split, split_cache_path
 

@@ -16,6 +16,7 @@ Last line: `agreement=0.XXXX strings=N`.
 import argparse
 import random
 
+import _checkout  # noqa: F401  (this checkout's packages first)
 from goengine import opponent
 from goengine.game import coords
 from goengine.game.sgffile import iter_positions, read_games

@@ -17,6 +17,7 @@ import re
 import sys
 from pathlib import Path
 
+import _checkout  # noqa: F401  (this checkout's packages first)
 from goengine.game.sgffile import SgfError, parse_game
 from harness.gnugo import GNUGO, GnuGo
 from harness.match import parse_score

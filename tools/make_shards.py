@@ -9,6 +9,7 @@ import argparse
 import os
 
 
+import _checkout  # noqa: F401  (this checkout's packages first)
 from training.dataset import DATA_DIR, REPO_DIR, SPLIT_HELP, load_split, split_cache_path
 
 

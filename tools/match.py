@@ -26,6 +26,7 @@ import datetime
 import sys
 from pathlib import Path
 
+import _checkout  # noqa: F401  (this checkout's packages first)
 from harness.match import (DEFAULT_OPPONENT, REPO, MoveLimit, Side, add_game_arguments,
                            agreement, commands_differ, default_ours, describe,
                            earlier_outcomes, play_game, summary, with_time_per_move)

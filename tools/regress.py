@@ -23,6 +23,7 @@ import sys
 import time
 from dataclasses import dataclass
 
+import _checkout  # noqa: F401  (this checkout's packages first)
 from harness.gtp_client import EngineError, GtpFailure, GtpProcess
 
 REPO = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))

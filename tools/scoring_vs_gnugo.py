@@ -30,6 +30,7 @@ import argparse
 import random
 import time
 
+import _checkout  # noqa: F401  (this checkout's packages first)
 from goengine.game import coords
 from goengine.rollout import scoring
 from goengine.rollout.rollout_weights import DEFAULT_PATH, load as load_rollout

@@ -21,6 +21,7 @@ import signal
 import sys
 import time
 
+import _checkout  # noqa: F401  (this checkout's packages first)
 from goengine.programs import loading
 from training import selfplay, trainer
 from training.dataset import DATA_DIR, REPO_DIR, load_split

@@ -42,6 +42,7 @@ from typing import NamedTuple
 
 import numpy as np
 
+import _checkout  # noqa: F401  (this checkout's packages first)
 from harness.gnugo import GnuGo
 
 from goengine import BLACK, WHITE

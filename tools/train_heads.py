@@ -19,6 +19,7 @@ value join the human move and the outcome, weighted by --teacher-weight.
 
 import argparse
 
+import _checkout  # noqa: F401  (this checkout's packages first)
 from training import trainer
 from training.tasks import HeadsTask
 

@@ -9,6 +9,7 @@ SIGTERM/SIGINT write a checkpoint before exiting.
 
 import argparse
 
+import _checkout  # noqa: F401  (this checkout's packages first)
 from training import trainer
 from training.tasks import PolicyTask
 

@@ -6,6 +6,7 @@ and report their move-prediction accuracy on held-out games.
     .venv/bin/python tools/train_rollout.py --eval-only --weights weights/rollout.weights
 """
 
+import _checkout  # noqa: F401  (this checkout's packages first)
 from training.rollout_training import main
 
 if __name__ == "__main__":

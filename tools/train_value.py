@@ -17,6 +17,7 @@ Self-play records (tools/selfplay.py), with a quarter of each batch from human g
 
 import argparse
 
+import _checkout  # noqa: F401  (this checkout's packages first)
 from training import trainer
 from training.tasks import ValueTask
 

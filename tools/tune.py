@@ -25,6 +25,7 @@ import math
 import sys
 from pathlib import Path
 
+import _checkout  # noqa: F401  (this checkout's packages first)
 from harness import match
 
 

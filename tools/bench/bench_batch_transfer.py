@@ -19,6 +19,7 @@ from multiprocessing import get_context
 import numpy as np
 import torch
 
+import _checkout  # noqa: F401  (this checkout's packages first)
 from training.dataset import load_split
 from training.sampler import BatchStream, PackedPlanes, PolicyExamples
 

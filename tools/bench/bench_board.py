@@ -12,6 +12,7 @@ import time
 import numpy as np
 from sgfmill import sgf, sgf_moves
 
+import _checkout  # noqa: F401  (this checkout's packages first)
 from goengine import Board
 from goengine.nn import features
 from training.dataset import HELD_OUT_FILE

@@ -24,6 +24,7 @@ import time
 import numpy as np
 import torch
 
+import _checkout  # noqa: F401  (this checkout's packages first)
 from goengine.nn import backends
 from goengine.nn.inference import NetworkEvaluator, available_cores, bf16_is_fast
 from goengine.nn.netfile import NetworkLoadError, load_network

@@ -16,6 +16,7 @@ import threading
 import time
 
 
+import _checkout  # noqa: F401  (this checkout's packages first)
 from goengine import BLACK, WHITE, Board
 from goengine.rollout import rollout_weights
 from goengine.rollout._rollout import RolloutPolicy

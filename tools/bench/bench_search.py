@@ -26,6 +26,7 @@ import random
 import time
 
 
+import _checkout  # noqa: F401  (this checkout's packages first)
 from goengine import BLACK, PASS
 from goengine.search.config import SearchConfig
 from goengine.game.state import GameState

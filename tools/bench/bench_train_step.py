@@ -19,6 +19,7 @@ import numpy as np
 import torch
 import torch.nn.functional as F
 
+import _checkout  # noqa: F401  (this checkout's packages first)
 from goengine.nn import inference, nets
 
 

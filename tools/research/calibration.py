@@ -23,6 +23,7 @@ import time
 
 import numpy as np
 
+import _checkout  # noqa: F401  (this checkout's packages first)
 from training.evaluation import sampled_example
 from goengine.game.state import GameError, from_record
 from goengine.game.sgffile import read_games

@@ -26,6 +26,7 @@ import sys
 
 import numpy as np
 
+import _checkout  # noqa: F401  (this checkout's packages first)
 from training import value_shards
 
 LATE = 150  # records that started after this many moves of their game

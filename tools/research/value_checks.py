@@ -27,6 +27,7 @@ import numpy as np
 import torch
 import torch.nn.functional as F
 
+import _checkout  # noqa: F401  (this checkout's packages first)
 from goengine.nn import inference, nets
 from training.dataset import load_split
 from training.sampler import ValueExamples, sample_examples

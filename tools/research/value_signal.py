@@ -33,6 +33,7 @@ import torch
 import torch.nn as nn
 import torch.nn.functional as F
 
+import _checkout  # noqa: F401  (this checkout's packages first)
 from goengine import BLACK
 from goengine.nn import features, inference, netfile
 from goengine.rollout import rollout_weights

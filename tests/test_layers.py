@@ -80,11 +80,13 @@ def test_the_walk_finds_an_upward_import(tmp_path):
 
 
 def test_every_program_in_tools_answers_help():
-    """tools/ holds programs only (shared code lives in packages), each with --help."""
+    """tools/ holds programs only (shared code lives in packages), each with --help, and
+    _checkout.py, which every program imports first."""
     import subprocess
     import sys
     tools = ROOT.parent / "tools"
-    programs = sorted(p for p in tools.iterdir() if p.is_file())
+    assert (tools / "_checkout.py").is_file()
+    programs = sorted(p for p in tools.iterdir() if p.is_file() and p.name != "_checkout.py")
     assert programs and all(p.suffix in (".py", ".sh") for p in programs)
     for program in programs:
         command = ([sys.executable] if program.suffix == ".py" else ["bash"]) + [str(program)]

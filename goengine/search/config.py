@@ -90,10 +90,10 @@ class SearchConfig:
                                  # root's simulations, taken again at every simulation
                                  # (deterministic with one thread and a seed), so among
                                  # moves that win alike the search prefers the one that
-                                 # keeps more points. The mean
-                                 # score is the rollouts', mixed by lambda with the score
-                                 # head's where one four-headed network gives the values
-                                 # (its estimate comes with each expansion's call). The win
+                                 # keeps more points. The mean score is the rollouts',
+                                 # mixed by lambda with the score head's where one
+                                 # four-headed network gives the values (its estimate
+                                 # comes with each expansion's call). The win
                                  # rates reported and resigned on stay win/loss alone.
     score_utility_scale: float = 20.0  # points over which the utility rises most
 

@@ -35,8 +35,9 @@ NETWORKS = {'small': os.path.join('weights', 'heads-k96.pt'),
             'large': os.path.join('weights', 'heads-k192.pt')}
 AUTO = 'auto'
 # What plays when no network is named: with its value head mixed in at lambda 0.5 the
-# k=192 four-headed network won 39 of 60 games against weights/sl.pt on rollouts alone
-# at 1 s a move on two Zen 5 cores (Wilson 95 %: 52.4-75.8 %; docs/RESULTS.md, 2026-11-26).
+# k=192 four-headed network won 49 of 72 games against weights/sl.pt on rollouts alone
+# at 1 s a move on two Zen 5 and Zen 4 cores (Wilson 95 %: 56.6-77.7 %), and the SPRT
+# (0 against 50 Elo) accepted it as the stronger (docs/RESULTS.md, 2026-11-27).
 # The k=96 one, with its 3.1 times the speed, has not yet shown more (--network small).
 DEFAULT_NETWORK = 'large'
 

@@ -413,3 +413,37 @@ def test_compact_checkpoints_keep_adamw_step_counts_exact():
     assert per_param["exp_avg"].dtype == torch.bfloat16
     assert per_param["step"].item() == 1001            # bf16 would make it 1000
     assert run_folder.full_state(compact)["optimizer"]["state"][0]["step"].item() == 1001
+
+
+def test_eval_value_measures_the_score_heads_lead_for_each_colour(tmp_path, capsys):
+    """A head sure that whoever moves ends +2 on the board, on games won B+3.5 at komi
+    6.5: for Black to move it reads a lead of -4.5 (8 short of the record), for White
+    8.5 (12 over the record's -3.5)."""
+    from goengine.nn import nets
+    torch.manual_seed(3)
+    net = nets.HeadsNet(filters=8, layers=2, board_size=9)
+    with torch.no_grad():
+        net.score_out.weight.zero_()
+        net.score_out.bias.fill_(-30.0)
+        net.score_out.bias[nets.SCORE_RANGE + 2] = 30.0
+    weights = tmp_path / "sure.pt"
+    netfile.save_network(str(weights), net)
+    games = tmp_path / "games"
+    games.mkdir()
+    moves = "".join(f";{'BW'[i % 2]}[{'abcdefghi'[i % 9]}{'abcdefghi'[i // 9 * 2 % 9]}]"
+                    for i in range(24))
+    for n in range(12):
+        (games / f"{n}.sgf").write_text(f"(;GM[1]FF[4]SZ[9]KM[6.5]RE[B+3.5]{moves})")
+    tool("eval_value").main([f"--weights={weights}", f"--sgf={games}", "--limit=0", "--lead",
+                             "--fp32"])
+    lines = capsys.readouterr().out.strip().splitlines()
+    found = {name: re.fullmatch(rf"{name}: bias=([-+][\d.]+) mean_abs_error=([\d.]+) "
+                                r"positions=(\d+)", line)
+             for name, line in zip(("Black to move", "White to move"), lines[-3:-1])}
+    assert all(found.values()), lines
+    black, white = (found[name] for name in ("Black to move", "White to move"))
+    assert int(black.group(3)) > 0 and int(white.group(3)) > 0
+    assert int(black.group(3)) + int(white.group(3)) == 12
+    assert float(black.group(1)) == pytest.approx(-8.0, abs=0.01)
+    assert float(white.group(1)) == pytest.approx(12.0, abs=0.01)
+    assert lines[-1].startswith("lead bias=") and lines[-1].endswith("positions=12")

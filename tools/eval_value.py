@@ -10,7 +10,7 @@ nearly a coin toss, an endgame one mostly decided). The last line is exactly
 `mse=0.XXXX positions=N`.
 
 --from-score reads a four-headed network's value from its score head instead: the
-probability that the final board margin beats the record's komi (nets.win_probability),
+probability that the final margin at the record's komi is above 0 (nets.win_probability),
 as 2p - 1, which is what the search can use at any komi; --score-temperature T
 divides its logits by T first (a calibration to fit on games apart from the held-out ones).
 
@@ -18,6 +18,12 @@ divides its logits by T first (a calibration to fit on games apart from the held
 margin), the target the record's final margin gives at K. It prints the value head as it
 is (it knows only the komi it learned, nets.TRAINED_KOMI) beside the value moved to K by
 the score head (nets.value_at_komi, logits divided by --score-temperature), paired.
+
+--lead asks the score head for the margin instead: counted games only, its expected lead for
+the player to move at the record's komi (nets.score_lead, kata-analyze's scoreLead) against
+the record's margin, as the mean error (its bias) and the mean absolute error, for each third
+of the game and for each colour to move (a head that cannot tell who is to move is off by
+about the komi, one way for Black and the other for White).
 """
 
 import argparse
@@ -55,11 +61,17 @@ def main(argv=None):
         parser.add_argument("--komi", type=float, metavar="K",
                             help="counted games, the outcome their final margin gives at komi K: "
                                  "the value head against the value moved to K by the score head")
+        parser.add_argument("--lead", action="store_true",
+                            help="counted games: the score head's expected lead against the "
+                                 "record's margin (bias and mean absolute error)")
     args = evaluation.parse_args(__doc__, "value", 2000, argv, add_arguments)
     if args.komi is not None and (args.from_score or args.against):
         raise SystemExit("--komi compares --weights' value head with its value at that komi: "
                          "not with --from-score or --against")
-    needs_score = args.from_score or args.komi is not None
+    if args.lead and (args.komi is not None or args.from_score or args.against):
+        raise SystemExit("--lead measures --weights' score head alone: not with --komi, "
+                         "--from-score or --against")
+    needs_score = args.from_score or args.komi is not None or args.lead
     model, evaluator = evaluation.load_evaluator(args, "score" if needs_score else "value")
     other = None
     if args.against:
@@ -68,19 +80,23 @@ def main(argv=None):
     maker, rng = ValueExamples(), np.random.default_rng(args.seed)
     squared, count = np.zeros(len(PHASES)), np.zeros(len(PHASES), int)
     errors, batch, paired = [], [], []
+    lead_errors = []                         # (phase, White to move, lead - recorded margin)
 
     def flush():
-        planes = np.stack([example[0] for example, _, _ in batch])
+        planes = np.stack([example[0] for example, _, _, _ in batch])
         if args.komi is not None:
             return flush_at_komi(planes)
+        if args.lead:
+            return flush_lead(planes)
         if args.from_score:
-            komi = torch.tensor([k for _, k, _ in batch], dtype=torch.float32)
+            komi = [k for _, k, _, _ in batch]
+            white = [w for _, _, w, _ in batch]
             logits = torch.as_tensor(evaluator.score_logits(planes)) / args.score_temperature
-            values = (2 * win_probability(logits, komi) - 1).numpy()
+            values = (2 * win_probability(logits, for_player(komi, white)) - 1).numpy()
         else:
             values = evaluator.value(planes)
         others = other.value(planes) if other else values
-        for value, theirs, ((_, target, phase, _), _, _) in zip(values, others, batch):
+        for value, theirs, ((_, target, phase, _), _, _, _) in zip(values, others, batch):
             squared[phase] += (float(value) - target) ** 2
             count[phase] += 1
             paired.append(((float(value) - target) ** 2, (float(theirs) - target) ** 2))
@@ -90,32 +106,43 @@ def main(argv=None):
         """The targets at --komi; squared/count/paired hold the value head moved there,
         `theirs` the value head as it is."""
         raw = evaluator.value(planes)
-        white = np.array([komi > 0 for _, komi, _ in batch])
-        komi = torch.tensor(np.where(white, args.komi, -args.komi), dtype=torch.float32)
-        trained = torch.tensor(np.where(white, TRAINED_KOMI, -TRAINED_KOMI), dtype=torch.float32)
-        moved = value_at_komi(raw, torch.as_tensor(evaluator.score_logits(planes)), komi,
-                              trained, args.score_temperature).numpy()
-        for value, theirs, k, ((_, _, phase, _), _, margin) in zip(moved, raw, komi, batch):
-            target = 1.0 if margin + float(k) > 0 else -1.0
+        white = np.array([w for _, _, w, _ in batch])
+        moved = value_at_komi(raw, torch.as_tensor(evaluator.score_logits(planes)),
+                              for_player(args.komi, white), for_player(TRAINED_KOMI, white),
+                              args.score_temperature).numpy()
+        for value, theirs, w, ((_, _, phase, _), _, _, margin) in zip(moved, raw, white, batch):
+            target = 1.0 if margin + (args.komi if w else -args.komi) > 0 else -1.0
             squared[phase] += (float(value) - target) ** 2
             count[phase] += 1
             paired.append(((float(value) - target) ** 2, (float(theirs) - target) ** 2))
         batch.clear()
 
+    def flush_lead(planes):
+        """lead_errors gets each position's score head lead less the record's margin, both
+        for the player to move at the record's komi."""
+        komi = np.array([k for _, k, _, _ in batch])
+        white = np.array([w for _, _, w, _ in batch])
+        leads = evaluator.score_lead(planes, for_player(komi, white).numpy())
+        for lead, k, ((_, _, phase, _), _, w, margin) in zip(np.atleast_1d(leads), komi, batch):
+            lead_errors.append((phase, w, float(lead) - (margin + (k if w else -k))))
+        batch.clear()
+
     for game in read_games(args.sgf, errors=errors, limit=args.limit or None):
         margin = board_margin(game)
-        if args.komi is not None and margin is None:
+        if (args.komi is not None or args.lead) and margin is None:
             continue
         example = sampled_example(maker, game, rng) if game.size == model.board_size else None
         if example:
-            mover = game.moves[example[3]][0]
-            batch.append((example, game.komi if mover == WHITE else -game.komi,
-                          None if margin is None else margin if mover != WHITE else -margin))
+            white = game.moves[example[3]][0] == WHITE
+            batch.append((example, game.komi, white,
+                          None if margin is None else -margin if white else margin))
             if len(batch) == BATCH:
                 flush()
     if batch:
         flush()
     print(f"{len(errors)} broken records skipped", file=sys.stderr)
+    if args.lead:
+        return report_leads(lead_errors)
     for name, sq, n in zip(PHASES, squared, count):
         print(f"{name}: mse={sq / max(1, n):.4f} positions={n}")
     if args.komi is not None and paired:
@@ -131,6 +158,29 @@ def main(argv=None):
         print(f"against {args.against}: mse={theirs.mean():.4f}; --weights minus it: "
               f"{difference.mean():+.4f} (standard error {difference.std() / np.sqrt(len(difference)):.4f})")
     print(f"mse={squared.sum() / max(1, count.sum()):.4f} positions={count.sum()}")
+
+
+def report_leads(lead_errors):
+    """The score head's lead errors by phase and colour to move; the last line all of them."""
+    phase, white, error = (np.array(column) for column in zip(*lead_errors)) \
+        if lead_errors else (np.zeros(0, int), np.zeros(0, bool), np.zeros(0))
+
+    def line(mask):
+        e = error[mask]
+        return (f"bias={e.mean() if len(e) else 0.0:+.2f} "
+                f"mean_abs_error={np.abs(e).mean() if len(e) else 0.0:.2f} positions={len(e)}")
+
+    for number, name in enumerate(PHASES):
+        print(f"{name}: {line(phase == number)}")
+    print(f"Black to move: {line(~white)}")
+    print(f"White to move: {line(white)}")
+    print(f"lead {line(np.ones(len(error), bool))}")
+
+
+def for_player(komi, white):
+    """Komi as the player to move sees it: +komi for White, -komi for Black."""
+    komi = np.asarray(komi, dtype=np.float32)
+    return torch.tensor(np.where(white, komi, -komi), dtype=torch.float32)
 
 
 def board_margin(game):

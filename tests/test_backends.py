@@ -64,7 +64,8 @@ def test_onnxruntime_gives_torchs_moves_values_ownership_and_score():
     assert same.all()
     assert np.abs(onnx.value(planes) - reference.value(planes)).max() < 0.01
     assert np.abs(onnx.ownership(planes) - reference.ownership(planes)).max() < 0.01
-    assert np.abs(onnx.score_lead(planes, 6.5) - reference.score_lead(planes, 6.5)).max() < 0.05
+    assert np.abs(onnx.score_lead(planes, 6.5, True)
+                  - reference.score_lead(planes, 6.5, True)).max() < 0.05
     logits, values = onnx.policy_and_value(planes[0])   # one position: no batch axis
     assert logits.shape == (361,) and np.ndim(values) == 0
     white = np.arange(len(planes)) % 2 == 0              # as the search asks: one per position

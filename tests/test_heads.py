@@ -42,29 +42,38 @@ def test_folding_keeps_every_head():
 
 
 def test_the_score_head_reads_the_win_at_any_komi():
+    """Its bins hold the mover's margin at komi 7: a lower komi is worth more to Black
+    and less to White, point for point."""
     logits = torch.full((1, nets.SCORE_BINS), -1e9)
-    logits[0, nets.SCORE_RANGE + 7] = 0.0                     # surely a board margin of +7
-    assert nets.win_probability(logits, -6.5).item() == pytest.approx(1.0)   # Black, komi 6.5
-    assert nets.win_probability(logits, -7.5).item() == pytest.approx(0.0)
-    assert nets.win_probability(logits, -7.0).item() == pytest.approx(0.5)   # a draw
-    assert nets.score_lead(logits, -6.5).item() == pytest.approx(0.5)
+    logits[0, nets.SCORE_RANGE + 1] = 0.0                     # surely +1 at komi 7
+    black, white = False, True
+    assert nets.SCORE_KOMI == 7.0
+    assert nets.win_probability(logits, 6.5, black).item() == pytest.approx(1.0)
+    assert nets.win_probability(logits, 8.0, black).item() == pytest.approx(0.5)   # a draw
+    assert nets.win_probability(logits, 8.5, black).item() == pytest.approx(0.0)
+    assert nets.win_probability(logits, 6.5, white).item() == pytest.approx(1.0)
+    assert nets.win_probability(logits, 6.0, white).item() == pytest.approx(0.5)
+    assert nets.win_probability(logits, 5.5, white).item() == pytest.approx(0.0)
+    assert nets.score_lead(logits, 6.5, black).item() == pytest.approx(1.5)
+    assert nets.score_lead(logits, 0.5, white).item() == pytest.approx(-5.5)
+    assert nets.score_lead(logits, [6.5, 0.5], [black, white]).tolist() == pytest.approx(
+        [1.5, -5.5])
 
 
 def test_the_value_moves_to_the_games_komi_by_the_score_head():
-    """A head sure that White ends 3 points behind on the board: at the trained komi
-    (6.5) White wins, at 0.5 White loses, so a value of 0.4 learned at 6.5 falls by 2
-    (clipped to -1); at 7.5 nothing changes, and at the trained komi never."""
+    """A head sure that White ends 3 points behind on the board (+4 at komi 7): at the
+    trained komi (6.5) White wins, at 0.5 White loses, so a value of 0.4 learned at 6.5
+    falls by 2 (clipped to -1); at 7.5 nothing changes, and at the trained komi never."""
     logits = torch.full((2, nets.SCORE_BINS), -1e9)
-    logits[:, nets.SCORE_RANGE - 3] = 0.0
+    logits[:, nets.SCORE_RANGE + 4] = 0.0
     values = torch.tensor([0.4, 0.4])
-    trained = torch.tensor([nets.TRAINED_KOMI, nets.TRAINED_KOMI])          # White to move
     for komi, wanted in ((0.5, -1.0), (7.5, 0.4), (nets.TRAINED_KOMI, 0.4)):
-        moved = nets.value_at_komi(values, logits, torch.tensor([komi, komi]), trained)
+        moved = nets.value_at_komi(values, logits, torch.tensor([komi, komi]), [True, True])
         assert moved.tolist() == pytest.approx([wanted, wanted])
     spread = torch.zeros((1, nets.SCORE_BINS))                 # unsure: a small, smooth move
-    lower = nets.value_at_komi(torch.tensor([0.0]), spread, 0.5, nets.TRAINED_KOMI)
+    lower = nets.value_at_komi(torch.tensor([0.0]), spread, 0.5, True)
     assert -0.1 < lower.item() < 0.0
-    assert nets.value_at_komi(torch.tensor([0.0]), spread, -0.5, -nets.TRAINED_KOMI).item() > 0
+    assert nets.value_at_komi(torch.tensor([0.0]), spread, 0.5, False).item() > 0
 
 
 def test_the_evaluator_reads_values_and_leads_at_the_games_komi():
@@ -81,7 +90,7 @@ def test_the_evaluator_reads_values_and_leads_at_the_games_komi():
     assert np.allclose(net.value_at(planes, nets.TRAINED_KOMI, white), net.value(planes),
                        atol=1e-6)                             # the trained komi: as it is
     assert not np.allclose(values, net.value(planes), atol=1e-4)
-    assert np.allclose(leads, net.score_lead(planes, np.where(white, 0.5, -0.5)), atol=1e-5)
+    assert np.allclose(leads, net.score_lead(planes, 0.5, white), atol=1e-5)
     assert net.value_at(planes[0], 0.5, True) == pytest.approx(values[0], abs=1e-6)
 
 
@@ -106,11 +115,11 @@ def test_symmetries_move_the_ownership_with_the_planes(symmetry):
     owner = target[sampler.HEADS_OWNERSHIP:].reshape(9, 9)
     assert (owner[planes[0] == 1] == 1).all()
     assert sorted(owner[planes[1] == 1]) == [-1] * 9 + [1]
-    assert target[sampler.HEADS_MARGIN] == pytest.approx(18)          # 11.5 + komi 6.5
+    assert target[sampler.HEADS_MARGIN] == pytest.approx(11)    # 11.5 at komi 6.5: 11 at 7
     assert target[sampler.HEADS_MOVE] == features.symmetric_move(0, symmetry, 9)
     white_planes, white_target = examples.make(board, WHITE, 0, game, symmetry)
     assert (white_target[sampler.HEADS_OWNERSHIP:] == -target[sampler.HEADS_OWNERSHIP:]).all()
-    assert white_target[sampler.HEADS_MARGIN] == pytest.approx(-18)
+    assert white_target[sampler.HEADS_MARGIN] == pytest.approx(-11)
     assert white_target[sampler.HEADS_OUTCOME] == -1 and target[sampler.HEADS_OUTCOME] == 1
 
 
@@ -269,14 +278,16 @@ def test_heads_training_from_a_value_network_file(labelled_data, tmp_path):
     assert state["kind"] == "heads" and state["arch"]["filters"] == 8 and state["arch"]["batch_norm"]
 
 
-def head_lead(model, board, komi_for_mover):
-    """The score head's expected margin for the player to move on `board`, komi added,
-    computed here from the network's raw output (not through the engine's readers)."""
+def head_lead(model, board, komi, white):
+    """The score head's expected margin for the player to move on `board` at `komi`,
+    computed here from the network's raw output (not through the engine's readers):
+    its bins count the margin at komi 7."""
     planes = torch.as_tensor(features.value_planes(board)[None].astype(np.float32))
     with torch.no_grad():
         logits = model(planes)[model.heads.index("score")].float()
     margins = torch.arange(-nets.SCORE_RANGE, nets.SCORE_RANGE + 1, dtype=torch.float64)
-    return float((torch.softmax(logits.double(), -1) * margins).sum()) + komi_for_mover
+    gain = komi - 7.0 if white else 7.0 - komi
+    return float((torch.softmax(logits.double(), -1) * margins).sum()) + gain
 
 
 def test_kata_analyze_score_lead_comes_from_the_score_head(heads_file):
@@ -304,7 +315,7 @@ def test_kata_analyze_score_lead_comes_from_the_score_head(heads_file):
             move = coords.from_gtp(vertex, 9)
             board = engine.game.board_for(WHITE)
             board.play(move, WHITE)
-            expected = -head_lead(model, board, -6.5)    # Black to move after White's move
+            expected = -head_lead(model, board, 6.5, False)   # Black to move after White's
             assert float(lead) == pytest.approx(expected, abs=0.01), (vertex, lead)
     finally:
         player.close()
@@ -320,7 +331,7 @@ def test_review_scores_come_from_the_score_head(heads_file):
     game.play(BLACK, 40)
     score, source = review.position_score(player, game, WHITE)
     assert source == "the score head"
-    assert score == pytest.approx(head_lead(model, game.board_for(WHITE), 7.5), abs=1e-3)
+    assert score == pytest.approx(head_lead(model, game.board_for(WHITE), 7.5, True), abs=1e-3)
     assert player.score_lead(game, BLACK) is not None      # either colour may be asked
 
 

@@ -201,7 +201,7 @@ def test_a_four_headed_network_feeds_the_score_utility():
             search.run(SearchLimits(playouts=200))
             assert search.tree.scores_with_values == (weight > 0)
             for record, turned in valued_root_children(search, game, BLACK):  # Black's view
-                leads = [net.score_lead(p, 7.5) for p in turned]        # White's
+                leads = [net.score_lead(p, 7.5, True) for p in turned]  # White's
                 values = [net.value_at(p, 7.5, True) for p in turned]
                 assert min(abs(record['value'] + v) for v in values) < 1e-4
                 if weight == 0:

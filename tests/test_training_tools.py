@@ -416,9 +416,9 @@ def test_compact_checkpoints_keep_adamw_step_counts_exact():
 
 
 def test_eval_value_measures_the_score_heads_lead_for_each_colour(tmp_path, capsys):
-    """A head sure that whoever moves ends +2 on the board, on games won B+3.5 at komi
-    6.5: for Black to move it reads a lead of -4.5 (8 short of the record), for White
-    8.5 (12 over the record's -3.5)."""
+    """A head sure that whoever moves ends +2 at komi 7 (nets.SCORE_KOMI), on games won
+    B+3.5 at komi 6.5: for Black to move it reads a lead of 2.5 (1 short of the record),
+    for White 1.5 (5 over the record's -3.5)."""
     from goengine.nn import nets
     torch.manual_seed(3)
     net = nets.HeadsNet(filters=8, layers=2, board_size=9)
@@ -444,6 +444,6 @@ def test_eval_value_measures_the_score_heads_lead_for_each_colour(tmp_path, caps
     black, white = (found[name] for name in ("Black to move", "White to move"))
     assert int(black.group(3)) > 0 and int(white.group(3)) > 0
     assert int(black.group(3)) + int(white.group(3)) == 12
-    assert float(black.group(1)) == pytest.approx(-8.0, abs=0.01)
-    assert float(white.group(1)) == pytest.approx(12.0, abs=0.01)
+    assert float(black.group(1)) == pytest.approx(-1.0, abs=0.01)
+    assert float(white.group(1)) == pytest.approx(5.0, abs=0.01)
     assert lines[-1].startswith("lead bias=") and lines[-1].endswith("positions=12")

@@ -36,7 +36,7 @@ import _checkout  # noqa: F401  (this checkout's packages first)
 from training.sampler import ValueExamples
 from goengine import WHITE
 from goengine.game.sgffile import read_games
-from goengine.nn.nets import TRAINED_KOMI, value_at_komi, win_probability
+from goengine.nn.nets import value_at_komi, win_probability
 
 from training import evaluation
 from training.evaluation import sampled_example
@@ -92,7 +92,7 @@ def main(argv=None):
             komi = [k for _, k, _, _ in batch]
             white = [w for _, _, w, _ in batch]
             logits = torch.as_tensor(evaluator.score_logits(planes)) / args.score_temperature
-            values = (2 * win_probability(logits, for_player(komi, white)) - 1).numpy()
+            values = (2 * win_probability(logits, komi, white) - 1).numpy()
         else:
             values = evaluator.value(planes)
         others = other.value(planes) if other else values
@@ -107,9 +107,8 @@ def main(argv=None):
         `theirs` the value head as it is."""
         raw = evaluator.value(planes)
         white = np.array([w for _, _, w, _ in batch])
-        moved = value_at_komi(raw, torch.as_tensor(evaluator.score_logits(planes)),
-                              for_player(args.komi, white), for_player(TRAINED_KOMI, white),
-                              args.score_temperature).numpy()
+        moved = value_at_komi(raw, torch.as_tensor(evaluator.score_logits(planes)), args.komi,
+                              white, args.score_temperature).numpy()
         for value, theirs, w, ((_, _, phase, _), _, _, margin) in zip(moved, raw, white, batch):
             target = 1.0 if margin + (args.komi if w else -args.komi) > 0 else -1.0
             squared[phase] += (float(value) - target) ** 2
@@ -122,7 +121,7 @@ def main(argv=None):
         for the player to move at the record's komi."""
         komi = np.array([k for _, k, _, _ in batch])
         white = np.array([w for _, _, w, _ in batch])
-        leads = evaluator.score_lead(planes, for_player(komi, white).numpy())
+        leads = evaluator.score_lead(planes, komi, white)
         for lead, k, ((_, _, phase, _), _, w, margin) in zip(np.atleast_1d(leads), komi, batch):
             lead_errors.append((phase, w, float(lead) - (margin + (k if w else -k))))
         batch.clear()
@@ -175,12 +174,6 @@ def report_leads(lead_errors):
     print(f"Black to move: {line(~white)}")
     print(f"White to move: {line(white)}")
     print(f"lead {line(np.ones(len(error), bool))}")
-
-
-def for_player(komi, white):
-    """Komi as the player to move sees it: +komi for White, -komi for Black."""
-    komi = np.asarray(komi, dtype=np.float32)
-    return torch.tensor(np.where(white, komi, -komi), dtype=torch.float32)
 
 
 def board_margin(game):

@@ -102,7 +102,7 @@ def head_estimates(evaluator, board):
     planes = features.input_planes(board, evaluator.planes)
     sign = 1.0 if board.to_move == BLACK else -1.0     # the heads speak for the player to move
     own = sign * evaluator.ownership(planes).reshape(board.size, board.size)
-    lead = evaluator.score_lead(planes, -sign * board.komi)
+    lead = evaluator.score_lead(planes, board.komi, board.to_move != BLACK)
     return own, sign * lead
 
 

@@ -20,6 +20,7 @@ import numpy as np
 
 from goengine import BLACK, PASS
 from goengine.nn import features
+from goengine.nn.komi import SCORE_KOMI
 from goengine.game.sgffile import SgfError, iter_positions
 
 CHUNK_POSITIONS = 4096  # examples pooled and shuffled together (~70 MB of planes)
@@ -87,8 +88,8 @@ class HeadsExamples:
     Every position whose move is not a pass gives an example. Its target holds,
     at the HEADS_* indices: the move played (policy), the outcome for the player
     to move and whether there is one (a game won on the board), whether the
-    final ownership is known and the final board margin when the game was
-    counted (NaN otherwise), then the final owner of every point from the
+    final ownership is known and the final margin at the score head's komi
+    (goengine.nn.komi.SCORE_KOMI) when the game was counted (NaN otherwise), then the final owner of every point from the
     player to move's view (+1 theirs), all under the position's symmetry. The
     ownership and margin come from the game's FinalLabel (training/labels.py):
     the store must have its labels loaded (GameStore.load_labels).
@@ -115,7 +116,8 @@ class HeadsExamples:
             target[HEADS_OUTCOME] = 1.0 if color == game.winner else -1.0
             target[HEADS_HAS_OUTCOME] = 1.0
         label = game.label
-        target[HEADS_MARGIN] = sign * (label.margin + game.komi)   # NaN stays NaN
+        # the final margin at the score head's komi (SCORE_KOMI); NaN stays NaN
+        target[HEADS_MARGIN] = sign * (label.margin + game.komi - SCORE_KOMI)
         if label.has_ownership:
             target[HEADS_HAS_OWNERSHIP] = 1.0
             owner = features.apply_symmetry(label.ownership, symmetry)

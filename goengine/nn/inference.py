@@ -11,8 +11,8 @@ import os
 import numpy as np
 import torch
 
-from goengine.nn.nets import (TRAINED_KOMI, fold_batch_norm, score_lead,
-                              softmax_with_temperature, value_at_komi)
+from goengine.nn.nets import (fold_batch_norm, score_lead, softmax_with_temperature,
+                              value_at_komi)
 
 def available_cores():
     try:
@@ -192,16 +192,17 @@ class NetworkEvaluator:
         return self._outputs('ownership', planes)
 
     def score_logits(self, planes):
-        """A HeadsNet's logits over the final board margin for the player to move
-        (nets.SCORE_BINS of them; nets.win_probability and nets.score_lead read them)."""
+        """A HeadsNet's logits over the final margin for the player to move at
+        nets.SCORE_KOMI (nets.SCORE_BINS of them; nets.win_probability and
+        nets.score_lead read them at any komi)."""
         return self._outputs('score', planes)
 
-    def score_lead(self, planes, komi_for_player):
-        """A HeadsNet's expected final margin for the player to move, komi included, in
-        points: float64 (N,) (or a scalar). komi_for_player: +komi for White, -komi for
-        Black (nets.win_probability's convention)."""
+    def score_lead(self, planes, komi, white):
+        """A HeadsNet's expected final margin for the player to move at `komi`, in
+        points: float64 (N,) (or a scalar). white: whether White is to move, one flag
+        (or one per position)."""
         logits = torch.as_tensor(self.score_logits(planes))
-        lead = score_lead(logits.reshape(-1, logits.shape[-1]), komi_for_player)
+        lead = score_lead(logits.reshape(-1, logits.shape[-1]), komi, white)
         lead = lead.double().numpy()
         return lead if logits.dim() > 1 else float(lead[0])
 
@@ -238,14 +239,13 @@ class NetworkEvaluator:
         logits, values, scores = self._forward(x, 'policy', 'value', 'score')
         out = (logits, self._value_at(values, scores, komi, white),
                self._value_at(values, scores, true_komi, white),
-               score_lead(scores, _for_player(komi, white, scores.device)))
+               score_lead(scores, komi, white))
         out = tuple(t.cpu().numpy() for t in out)
         return tuple(t[0] for t in out) if single else out
 
     @staticmethod
     def _value_at(values, scores, komi, white):
-        return value_at_komi(values, scores, _for_player(komi, white, scores.device),
-                             _for_player(TRAINED_KOMI, white, scores.device))
+        return value_at_komi(values, scores, komi, white)
 
     @torch.inference_mode()
     def _outputs(self, kind, planes):
@@ -259,9 +259,3 @@ class NetworkEvaluator:
         if kind not in self.heads:
             raise TypeError(f'this evaluator holds a {self.kind} network, which has no {kind} '
                             f'output')
-
-
-def _for_player(komi, white, device):
-    """Komi as the player to move sees it: +komi for White, -komi for Black (per position)."""
-    white = torch.as_tensor(np.asarray(white, dtype=bool).reshape(-1), device=device)
-    return torch.where(white, komi, -komi).float()

@@ -33,6 +33,8 @@ import torch
 import torch.nn as nn
 import torch.nn.functional as F
 
+from goengine.nn.komi import SCORE_KOMI, TRAINED_KOMI
+
 # Same values as goengine.nn.features.NUM_POLICY_PLANES / NUM_VALUE_PLANES; repeated
 # here so this module does not depend on the (compiled) board package.
 POLICY_PLANES = 48
@@ -177,10 +179,10 @@ class ValueNet(nn.Module):
         return self._value(features), logits
 
 
-# Score head: the final board margin (own area minus the opponent's, komi not
-# included) for the player to move, as a distribution over whole points in
-# [-SCORE_RANGE, SCORE_RANGE]; larger margins fall in the end bins. A margin
-# without komi lets the search read the win probability at any komi.
+# Score head: the final margin for the player to move (own area minus the
+# opponent's, komi counted at SCORE_KOMI), as a distribution over whole points in
+# [-SCORE_RANGE, SCORE_RANGE]; larger margins fall in the end bins. Moving the komi
+# moves the distribution, so the search reads the win probability at any komi.
 SCORE_RANGE = 150
 SCORE_BINS = 2 * SCORE_RANGE + 1
 
@@ -197,8 +199,8 @@ class HeadsNet(nn.Module):
       the outcome for the player to move in [-1, 1];
     * ownership: a 1x1 convolution and tanh, (N, size*size), +1 the point ends
       the player to move's, -1 the opponent's;
-    * score: logits (N, SCORE_BINS) over the final board margin (komi not
-      included) for the player to move, from the value head's 256 units.
+    * score: logits (N, SCORE_BINS) over the final margin for the player to move
+      at komi SCORE_KOMI, from the value head's 256 units.
 
     forward returns (policy logits, value, ownership, score logits).
     """
@@ -239,46 +241,46 @@ class HeadsNet(nn.Module):
 
 
 def score_margins(device=None):
-    """The board margin of each score bin: -SCORE_RANGE .. SCORE_RANGE."""
+    """The margin of each score bin, at SCORE_KOMI: -SCORE_RANGE .. SCORE_RANGE."""
     return torch.arange(-SCORE_RANGE, SCORE_RANGE + 1, dtype=torch.float32, device=device)
 
 
-def win_probability(score_logits, komi_for_player):
-    """P(board margin + komi > 0) for the player to move, from the score head's logits.
+def komi_gain(komi, white, device=None):
+    """Points the player to move gains at `komi` over SCORE_KOMI: komi - SCORE_KOMI for
+    White, SCORE_KOMI - komi for Black. komi: a number or one per position; white:
+    whether White is to move, one flag or one per position. float32 (N,)."""
+    komi = torch.as_tensor(komi, dtype=torch.float32, device=device).reshape(-1)
+    white = torch.as_tensor(np.asarray(white, dtype=bool).reshape(-1), device=device)
+    return torch.where(white, komi - SCORE_KOMI, SCORE_KOMI - komi)
 
-    komi_for_player: the komi as the player to move sees it (+komi for White,
-    -komi for Black), a number or a tensor (N,). A margin exactly on the komi (a
-    draw, integer komi only) counts half."""
+
+def win_probability(score_logits, komi, white):
+    """P(the player to move wins at `komi`) from the score head's logits: the margin
+    at SCORE_KOMI plus komi_gain above 0; a margin of exactly 0 (a draw, integer komi
+    only) counts half. komi and white as komi_gain takes them."""
     probs = torch.softmax(score_logits.float(), dim=-1)
-    margin = score_margins(probs.device) + torch.as_tensor(
-        komi_for_player, dtype=torch.float32, device=probs.device).reshape(-1, 1)
+    margin = score_margins(probs.device) + komi_gain(komi, white, probs.device).reshape(-1, 1)
     return (probs * ((margin > 0).float() + 0.5 * (margin == 0).float())).sum(-1)
 
 
-# The komi of every game the shipped networks learned from (Tygem, KM[6.5]): the
-# value head knows no other, and value_at_komi moves it to the game's.
-TRAINED_KOMI = 6.5
-
-
-def value_at_komi(values, score_logits, komi_for_player, trained_komi_for_player,
-                  temperature=1.0):
+def value_at_komi(values, score_logits, komi, white, temperature=1.0):
     """The value head's outcome for the player to move, moved from the komi it was
-    trained at to the game's by the score head: plus twice the change in the win
-    probability its margin distribution gives between the two komis, clipped to
-    [-1, 1]. Both komis as the player to move sees them (+komi for White, -komi for
-    Black: TRAINED_KOMI signed the same way); at the trained komi, the value head's own.
-    temperature divides the score logits first (a head too sure of the margin)."""
+    trained at (TRAINED_KOMI) to `komi` by the score head: plus twice the change in
+    the win probability its margin distribution gives between the two, clipped to
+    [-1, 1]; at the trained komi, the value head's own. temperature divides the score
+    logits first (a head too sure of the margin)."""
     logits = score_logits.float() / temperature
-    shift = (win_probability(logits, komi_for_player)
-             - win_probability(logits, trained_komi_for_player))
+    shift = (win_probability(logits, komi, white)
+             - win_probability(logits, TRAINED_KOMI, white))
     return (torch.as_tensor(values, dtype=torch.float32) + 2 * shift).clamp(-1.0, 1.0)
 
 
-def score_lead(score_logits, komi_for_player):
-    """The expected final margin for the player to move, komi included (kata-analyze's scoreLead)."""
+def score_lead(score_logits, komi, white):
+    """The expected final margin for the player to move at `komi` (kata-analyze's
+    scoreLead); komi and white as komi_gain takes them."""
     probs = torch.softmax(score_logits.float(), dim=-1)
-    return (probs * score_margins(probs.device)).sum(-1) + torch.as_tensor(
-        komi_for_player, dtype=torch.float32, device=probs.device)
+    return ((probs * score_margins(probs.device)).sum(-1)
+            + komi_gain(komi, white, probs.device))
 
 
 def without_move_head(model):

@@ -25,12 +25,6 @@ from goengine.players.resign import ResignRule
 from goengine.rollout import scoring
 
 
-def komi_for(game, color):
-    """The komi as `color` sees it, handicap compensation included: what a score head's
-    board margin needs added to become `color`'s lead (+ for White, - for Black)."""
-    return game.scoring_komi if color == WHITE else -game.scoring_komi
-
-
 def sensible_mask(board, color):
     """Bool array (size*size,): legal for `color` and not filling its own true eye."""
     mask = np.zeros(board.size * board.size, dtype=bool)
@@ -301,7 +295,7 @@ class PolicyPlayer(Player):
         if evaluator is None:
             return None
         planes = self.features.input_planes(game.board_for(color), evaluator.planes)
-        return evaluator.score_lead(planes, komi_for(game, color))
+        return evaluator.score_lead(planes, game.scoring_komi, color == WHITE)
 
     def child_score_leads(self, game, color, moves):
         """One batched call over the positions after each move: the opponent's lead, negated."""
@@ -310,7 +304,7 @@ class PolicyPlayer(Player):
             return None
         opponent = BLACK + WHITE - color
         planes = self._planes_after(game, color, moves, evaluator.planes)
-        leads = evaluator.score_lead(planes, komi_for(game, opponent))
+        leads = evaluator.score_lead(planes, game.scoring_komi, opponent == WHITE)
         return [-float(x) for x in leads]
 
     def _planes_after(self, game, color, moves, count):

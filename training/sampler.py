@@ -89,8 +89,9 @@ class HeadsExamples:
     at the HEADS_* indices: the move played (policy), the outcome for the player
     to move and whether there is one (a game won on the board), whether the
     final ownership is known and the final margin at the score head's komi
-    (goengine.nn.komi.SCORE_KOMI) when the game was counted (NaN otherwise), then the final owner of every point from the
-    player to move's view (+1 theirs), all under the position's symmetry. The
+    (goengine.nn.komi.SCORE_KOMI) when the game was counted (NaN otherwise),
+    then the final owner of every point from the player to move's view (+1
+    theirs), all under the position's symmetry. The
     ownership and margin come from the game's FinalLabel (training/labels.py):
     the store must have its labels loaded (GameStore.load_labels).
     """

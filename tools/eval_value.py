@@ -122,7 +122,7 @@ def main(argv=None):
         komi = np.array([k for _, k, _, _ in batch])
         white = np.array([w for _, _, w, _ in batch])
         leads = evaluator.score_lead(planes, komi, white)
-        for lead, k, ((_, _, phase, _), _, w, margin) in zip(np.atleast_1d(leads), komi, batch):
+        for lead, k, ((_, _, phase, _), _, w, margin) in zip(leads, komi, batch):
             lead_errors.append((phase, w, float(lead) - (margin + (k if w else -k))))
         batch.clear()
 
@@ -161,8 +161,8 @@ def main(argv=None):
 
 def report_leads(lead_errors):
     """The score head's lead errors by phase and colour to move; the last line all of them."""
-    phase, white, error = (np.array(column) for column in zip(*lead_errors)) \
-        if lead_errors else (np.zeros(0, int), np.zeros(0, bool), np.zeros(0))
+    rows = np.array(lead_errors, dtype=float).reshape(-1, 3)
+    phase, white, error = rows[:, 0], rows[:, 1] > 0, rows[:, 2]
 
     def line(mask):
         e = error[mask]

@@ -330,7 +330,7 @@ def test_review_scores_come_from_the_score_head(heads_file):
     game = GameState(9, 7.5)
     game.play(BLACK, 40)
     score, source = review.position_score(player, game, WHITE)
-    assert source == "the score head"
+    assert source == "the network"
     assert score == pytest.approx(head_lead(model, game.board_for(WHITE), 7.5, True), abs=1e-3)
     assert player.score_lead(game, BLACK) is not None      # either colour may be asked
 
@@ -429,3 +429,65 @@ def test_a_pass_is_answered_only_where_the_ownership_head_doubts_no_point(tmp_pa
             assert player.opponent_passed_and_we_win(game, WHITE) == passes, name
         finally:
             player.close()
+
+
+def walls_ownership():
+    """The walls board's owners as a sure head sees them (+1 Black): Black's side with
+    its dead White stone, nobody on the dame column, White's side."""
+    own = np.zeros((9, 9))
+    own[:, :5], own[:, 6:] = 1.0, -1.0
+    return own
+
+
+def test_a_settled_board_is_counted_and_an_open_one_is_not():
+    """The walls board (test_labels: 45 - 27 - 6.5 = B+11.5, the lone White stone dead):
+    a map sure of each side and unsure of the dame settles it. A map doubting Black's
+    side (as a group in question would leave it), an empty board and a board whose
+    border is still open are not settled: their counts say nothing of the end."""
+    from goengine.game.sgffile import new_board
+    from goengine.rollout.scoring import settled_margin
+    board = new_board(walls_game("B+11.5", BLACK))
+    own = walls_ownership()
+    assert settled_margin(board, own) == 11.5
+    own_black_dead = own.copy()
+    own_black_dead[3:6, 0:3] = 0.2          # nine points in doubt: more than 2 % of 81
+    assert settled_margin(board, own_black_dead) is None
+    own_one_doubt = own.copy()
+    own_one_doubt[0, 0] = 0.2               # one point in doubt is allowed
+    assert settled_margin(board, own_one_doubt) == 11.5
+    from goengine import Board
+    assert settled_margin(Board(9, 6.5), np.zeros((9, 9))) is None
+    opened = Board(9, 6.5)                   # the walls stop at row 5: an open border
+    opened.setup_stones(black=[r * 9 + 4 for r in range(5)], white=[r * 9 + 6 for r in range(5)])
+    assert settled_margin(opened, own) is None
+
+
+def test_the_reported_lead_is_the_count_once_the_ownership_head_settles_the_board(
+        tmp_path, monkeypatch):
+    """With an ownership head that sees the walls board as walls_ownership (from the
+    mover's side, as heads speak), scoreLead and the review's score are the count,
+    B+11.5, for whichever colour is asked and after a move; with the head unsure of
+    every point the score head's own margin is the lead, as before."""
+    from goengine.game.state import from_record
+    from goengine.programs import review
+    from goengine.programs.loading import load_player
+    torch.manual_seed(0)
+    path = tmp_path / "heads.pt"
+    netfile.save_network(str(path), nets.HeadsNet(filters=8, layers=2, board_size=9))
+    model = netfile.load_network(str(path), head="score").eval()
+    player = load_player("policy", str(path), log=lambda m: None)
+    game = from_record(walls_game("B+11.5", BLACK))
+    black_map = walls_ownership().reshape(-1).astype(np.float32)
+
+    def sure_head(planes):       # the colour plane says who is to move
+        planes = np.asarray(planes).reshape(-1, nets.VALUE_PLANES, 81)
+        return np.stack([black_map if p[-1].all() else -black_map for p in planes])
+
+    unsure = player.score_lead(game, WHITE)
+    assert unsure == pytest.approx(head_lead(model, game.board_for(WHITE), 6.5, True), abs=0.01)
+    monkeypatch.setattr(player.policy_eval, "ownership", sure_head)
+    assert player.score_lead(game, BLACK) == 11.5
+    assert player.score_lead(game, WHITE) == -11.5
+    assert review.position_score(player, game, WHITE) == (-11.5, "the network")
+    # Black fills a point of its own area: still B+11.5, read from White's side and negated
+    assert player.child_score_leads(game, BLACK, [0]) == [11.5]

@@ -16,8 +16,10 @@ GNU Go's (mean absolute difference in points); with --search-sims N so is
 the search's score estimate (what kata-analyze reports as scoreLead: the
 mean final score of the rollouts after N simulations from the final position).
 With --weights naming a four-headed network, its heads are scored too: the
-ownership head judging the dead stones in the playouts' place ("head"), and the
-score head's expected margin (what kata-analyze reports with that network).
+ownership head judging the dead stones in the playouts' place ("head"), the
+score head's expected margin, and the lead that kata-analyze and goengine-review
+report with that network (the count where its ownership head calls the board
+settled, else the score head's margin).
 
     python tools/scoring_vs_gnugo.py [--games 100] [--sgf FILE] [--playouts 400] [--search-sims 0]
     python tools/scoring_vs_gnugo.py --sgf docs/matches --games 1000   # our own counted match games
@@ -106,6 +108,16 @@ def head_estimates(evaluator, board):
     return own, sign * lead
 
 
+def reported_lead(player, game):
+    """Black's lead at the game's final position as the engine reports it (the
+    player's score_lead: kata-analyze's scoreLead, goengine-review's score)."""
+    from goengine import BLACK
+    from goengine.game.state import from_record
+    state = from_record(game)
+    lead = player.score_lead(state, state.to_move)
+    return lead if state.to_move == BLACK else -lead
+
+
 def compare(sgf_path, count, playouts=scoring.DEFAULT_PLAYOUTS, rollout_weights=DEFAULT_PATH,
             seed=1, gnugo_path=GNUGO, search_sims=0, heads=None):
     """Score the final boards of `count` counted games every way; the totals.
@@ -115,7 +127,8 @@ def compare(sgf_path, count, playouts=scoring.DEFAULT_PLAYOUTS, rollout_weights=
     (positions with GNU Go's dead set), "seki" and "seki_both" (stones called
     seki, and of them those GNU Go calls seki), "winner" (recorded winner
     named) and "seconds"; with `heads` (a four-headed network's NetworkEvaluator) also
-    "head" (its ownership judging the dead) and "score_head_error".
+    "head" (its ownership judging the dead), "score_head_error" and "reported_error"
+    (the engine's reported lead off GNU Go's margin, summed).
     """
     estimators = {"light": None, "rollout": load_rollout(rollout_weights)}
     if heads is not None:
@@ -124,7 +137,10 @@ def compare(sgf_path, count, playouts=scoring.DEFAULT_PLAYOUTS, rollout_weights=
                          seki=0, seki_both=0)
               for name in estimators}
     totals.update(games=0, stones=0, gnugo_winner=0, search_error=0.0, seki=0,
-                  score_head_error=0.0)
+                  score_head_error=0.0, reported_error=0.0)
+    if heads is not None:
+        from goengine.players.player import PolicyPlayer
+        player = PolicyPlayer(heads)
     gnugo = GnuGo(gnugo_path, ("--chinese-rules",))
     try:
         for game in counted_games(sgf_path, count, seed):
@@ -143,6 +159,7 @@ def compare(sgf_path, count, playouts=scoring.DEFAULT_PLAYOUTS, rollout_weights=
                 if name == "head":
                     own, lead = head_estimates(heads, board)
                     totals["score_head_error"] += abs(lead - their_margin)
+                    totals["reported_error"] += abs(reported_lead(player, game) - their_margin)
                     dead, seki = map(set, scoring.stone_status(board, own=own))
                 else:
                     dead, seki = map(set, scoring.stone_status(board, playouts, rollout=policy))
@@ -203,6 +220,8 @@ def main(argv=None):
     if heads:
         print(f"score head: expected margin off GNU Go's by "
               f"{t['score_head_error'] / max(1, games):.2f} points on average")
+        print(f"scoreLead : the engine's reported lead off GNU Go's margin by "
+              f"{t['reported_error'] / max(1, games):.2f} points on average")
     if args.search_sims:
         print(f"search  : mean rollout score after {args.search_sims} simulations off GNU Go's "
               f"margin by {t['search_error'] / max(1, games):.2f} points on average")

@@ -118,11 +118,13 @@ class Player:
         return None
 
     def score_lead(self, game, color):
-        """Points `color` (to move) ends ahead by, komi included, by a score head; or None."""
+        """Points `color` (to move) ends ahead by, komi included, by a four-headed network
+        (the count of a board its ownership head calls settled, else its score head's
+        margin); None without one."""
         return None
 
     def child_score_leads(self, game, color, moves):
-        """score_lead for `color` after each of `moves`; None without a score head."""
+        """score_lead for `color` after each of `moves`; None without a four-headed network."""
         return None
 
     def close(self):
@@ -284,37 +286,58 @@ class PolicyPlayer(Player):
         return sign * np.asarray(own, dtype=np.float64).reshape(board.size, board.size)
 
     def _score_head(self, size):
-        """The evaluator holding a score head for boards of `size`, or None."""
+        """The evaluator holding score and ownership heads for boards of `size`, or None."""
         evaluator = self.policy_eval
-        if 'score' in getattr(evaluator, 'heads', ()) and self._fits(evaluator, size):
+        if {'score', 'ownership'} <= set(getattr(evaluator, 'heads', ())) \
+                and self._fits(evaluator, size):
             return evaluator
         return None
 
     def score_lead(self, game, color):
+        leads = self._leads(game, [game.board_for(color)])
+        return None if leads is None else leads[0]
+
+    def child_score_leads(self, game, color, moves):
+        """score_lead after each of `moves` from one batched call: the opponent's lead, negated."""
+        if not moves:
+            return None
+        leads = self._leads(game, self._boards_after(game, color, moves))
+        return None if leads is None else [-lead for lead in leads]
+
+    def _leads(self, game, boards):
+        """The lead of the player to move on each board, in points: the count where the
+        ownership head says the board is settled (scoring.settled_margin: exact at the
+        end, where the score head's distribution stays blurred), else the score
+        head's expected margin at the game's komi. None without those heads."""
         evaluator = self._score_head(game.size)
         if evaluator is None:
             return None
-        planes = self.features.input_planes(game.board_for(color), evaluator.planes)
-        return evaluator.score_lead(planes, game.scoring_komi, color == WHITE)
+        planes = np.stack([self.features.input_planes(board, evaluator.planes)
+                           for board in boards])
+        white = np.array([board.to_move == WHITE for board in boards])
+        heads = evaluator.score_lead(planes, game.scoring_komi, white)
+        owns = evaluator.ownership(planes)
+        leads = []
+        for board, head, own in zip(boards, heads, owns):
+            sign = 1.0 if board.to_move == BLACK else -1.0   # the heads speak for the mover
+            margin = scoring.settled_margin(board, sign * own.reshape(board.size, board.size))
+            leads.append(float(head) if margin is None else sign * margin)
+        return leads
 
-    def child_score_leads(self, game, color, moves):
-        """One batched call over the positions after each move: the opponent's lead, negated."""
-        evaluator = self._score_head(game.size)
-        if evaluator is None or not moves:
-            return None
-        opponent = BLACK + WHITE - color
-        planes = self._planes_after(game, color, moves, evaluator.planes)
-        leads = evaluator.score_lead(planes, game.scoring_komi, opponent == WHITE)
-        return [-float(x) for x in leads]
-
-    def _planes_after(self, game, color, moves, count):
-        """(len(moves), count, s, s) input planes of the positions after each of `moves`."""
-        planes = []
+    @staticmethod
+    def _boards_after(game, color, moves):
+        """The boards after each of `moves` by `color`."""
+        boards = []
         for move in moves:
             board = game.board_for(color)
             board.play(move, color)
-            planes.append(self.features.input_planes(board, count))
-        return np.stack(planes)
+            boards.append(board)
+        return boards
+
+    def _planes_after(self, game, color, moves, count):
+        """(len(moves), count, s, s) input planes of the positions after each of `moves`."""
+        return np.stack([self.features.input_planes(board, count)
+                         for board in self._boards_after(game, color, moves)])
 
     def value(self, game, color):
         if self.value_eval is None or not self._fits(self.value_eval, game.size):

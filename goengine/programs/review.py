@@ -5,8 +5,9 @@
 writes `game-reviewed.sgf` and `game-winrate.png` beside the game. Each move
 gets a comment (the mover's win rate before and after it, the engine's
 preferred move and its win rate, the principal variation, which is also
-added as a variation, and the score: a four-headed network's score head where the
-network has one, else the rollouts' mean); a move that loses more than --doubtful of the win rate
+added as a variation, and the score: a four-headed network's where the network has
+one (its count of a board its ownership head calls settled, else its score head's
+margin), else the rollouts' mean); a move that loses more than --doubtful of the win rate
 is marked DO[] (doubtful), more than --bad BM[1] (bad move); the engine's own
 choice is marked TE[1] (good move) and a move that gains on the engine's
 expectation IT[] (interesting). Win rates are for the side to move, as Sabaki
@@ -41,7 +42,7 @@ class Position:
         self.number, self.color, self.winrate, self.visits = number, color, winrate, visits
         self.best, self.best_winrate, self.pv = best, best_winrate, pv
         self.score = score                # points the mover ends ahead by, or None
-        self.score_source = score_source  # what said so: the score head, or the rollouts' mean
+        self.score_source = score_source  # what said so: the network, or the rollouts' mean
 
 
 def read_record(path):
@@ -97,11 +98,12 @@ def analyse(record, player, seconds=None, visits=None, progress=None, moves=(1, 
 
 
 def position_score(player, game, color):
-    """(points `color` ends ahead by, what says so): the network's score head where it has
-    one, else the mean final score of the search's rollouts (None before any)."""
+    """(points `color` ends ahead by, what says so): a four-headed network's lead
+    (player.score_lead) where it has one, else the mean final score of the search's
+    rollouts (None before any)."""
     lead = player.score_lead(game, color)
     if lead is not None:
-        return lead, 'the score head'
+        return lead, 'the network'
     return player.search.root_score(), "the rollouts' mean"
 
 

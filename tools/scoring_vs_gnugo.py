@@ -19,7 +19,8 @@ With --weights naming a four-headed network, its heads are scored too: the
 ownership head judging the dead stones in the playouts' place ("head"), the
 score head's expected margin, and the lead that kata-analyze and goengine-review
 report with that network (the count where its ownership head calls the board
-settled, else the score head's margin).
+settled, else the score head's margin); with --lead-before N that lead is read N
+moves before the end, against the same count of the final board.
 
     python tools/scoring_vs_gnugo.py [--games 100] [--sgf FILE] [--playouts 400] [--search-sims 0]
     python tools/scoring_vs_gnugo.py --sgf docs/matches --games 1000   # our own counted match games
@@ -108,18 +109,18 @@ def head_estimates(evaluator, board):
     return own, sign * lead
 
 
-def reported_lead(player, game):
-    """Black's lead at the game's final position as the engine reports it (the
-    player's score_lead: kata-analyze's scoreLead, goengine-review's score)."""
+def reported_lead(player, game, before=0):
+    """Black's lead `before` moves before the end of the game as the engine reports it
+    (the player's score_lead: kata-analyze's scoreLead, goengine-review's score)."""
     from goengine import BLACK
     from goengine.game.state import from_record
-    state = from_record(game)
+    state = from_record(game, len(game.moves) + 1 - before)
     lead = player.score_lead(state, state.to_move)
     return lead if state.to_move == BLACK else -lead
 
 
 def compare(sgf_path, count, playouts=scoring.DEFAULT_PLAYOUTS, rollout_weights=DEFAULT_PATH,
-            seed=1, gnugo_path=GNUGO, search_sims=0, heads=None):
+            seed=1, gnugo_path=GNUGO, search_sims=0, heads=None, lead_before=0):
     """Score the final boards of `count` counted games every way; the totals.
 
     {"games", "stones", "seki", "gnugo_winner", "light": {...}, "rollout": {...}}
@@ -159,7 +160,8 @@ def compare(sgf_path, count, playouts=scoring.DEFAULT_PLAYOUTS, rollout_weights=
                 if name == "head":
                     own, lead = head_estimates(heads, board)
                     totals["score_head_error"] += abs(lead - their_margin)
-                    totals["reported_error"] += abs(reported_lead(player, game) - their_margin)
+                    totals["reported_error"] += abs(reported_lead(player, game, lead_before)
+                                                    - their_margin)
                     dead, seki = map(set, scoring.stone_status(board, own=own))
                 else:
                     dead, seki = map(set, scoring.stone_status(board, playouts, rollout=policy))
@@ -190,6 +192,8 @@ def main(argv=None):
     parser.add_argument("--seed", type=int, default=1)
     parser.add_argument("--search-sims", type=int, default=0,
                         help="also compare the search's score estimate after this many simulations")
+    parser.add_argument("--lead-before", type=int, default=0, metavar="N",
+                        help="with --weights: read the engine's lead N moves before the end")
     parser.add_argument("--weights", metavar="FILE",
                         help="a four-headed network: also its ownership head as the dead-stone "
                              "judge and its score head's margin")
@@ -205,7 +209,7 @@ def main(argv=None):
         except netfile.NetworkLoadError as exc:
             parser.error(str(exc))
     t = compare(args.sgf, args.games, args.playouts, args.rollout_weights, args.seed,
-                search_sims=args.search_sims, heads=heads)
+                search_sims=args.search_sims, heads=heads, lead_before=args.lead_before)
     games, stones = t["games"], max(1, t["stones"])
     print(f"{games} games that ended by counting, {t['stones']} stones on their final boards")
     print(f"GNU Go final_score names the recorded winner in {t['gnugo_winner']}/{games}")
@@ -220,7 +224,8 @@ def main(argv=None):
     if heads:
         print(f"score head: expected margin off GNU Go's by "
               f"{t['score_head_error'] / max(1, games):.2f} points on average")
-        print(f"scoreLead : the engine's reported lead off GNU Go's margin by "
+        when = f" {args.lead_before} moves before the end" if args.lead_before else ""
+        print(f"scoreLead : the engine's reported lead{when} off GNU Go's final margin by "
               f"{t['reported_error'] / max(1, games):.2f} points on average")
     if args.search_sims:
         print(f"search  : mean rollout score after {args.search_sims} simulations off GNU Go's "

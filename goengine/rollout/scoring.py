@@ -52,7 +52,8 @@ DOUBTFUL = 0.5
 # count it makes disagree on at most this share of the points (7 on 19x19). On the
 # last boards of 40 held-out counted games a network's ownership head and its
 # count disagreed on 0-8 points where the count was GNU Go's within a point, on
-# 12-43 where a group was misjudged; 30 moves before the end 2 boards in 40 passed.
+# 12-43 where a group was misjudged (tools/scoring_vs_gnugo.py measures the lead
+# so read: docs/RESULTS.md, 2026-11-27).
 SETTLED_SHARE = 0.02
 
 

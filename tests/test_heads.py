@@ -7,7 +7,7 @@ import numpy as np
 import pytest
 import torch
 
-from goengine import BLACK, PASS, WHITE
+from goengine import BLACK, PASS, WHITE, Board
 from goengine.nn import features, netfile, nets
 from tests.test_labels import walls_game
 from tests.programs import tool
@@ -455,7 +455,6 @@ def test_a_settled_board_is_counted_and_an_open_one_is_not():
     own_one_doubt = own.copy()
     own_one_doubt[0, 0] = 0.2               # one point in doubt is allowed
     assert settled_margin(board, own_one_doubt) == 11.5
-    from goengine import Board
     assert settled_margin(Board(9, 6.5), np.zeros((9, 9))) is None
     opened = Board(9, 6.5)                   # the walls stop at row 5: an open border
     opened.setup_stones(black=[r * 9 + 4 for r in range(5)], white=[r * 9 + 6 for r in range(5)])

@@ -74,6 +74,9 @@ def test_onnxruntime_gives_torchs_moves_values_ownership_and_score():
     assert np.abs(values - wanted_values).max() < 0.01
     assert np.abs(true_values - wanted_true).max() < 0.01
     assert np.abs(leads - wanted).max() < 0.05
+    leads, owners = onnx.lead_and_ownership(planes, 0.5, white)   # what scoreLead reads
+    wanted, wanted_owners = reference.lead_and_ownership(planes, 0.5, white)
+    assert np.abs(leads - wanted).max() < 0.05 and np.abs(owners - wanted_owners).max() < 0.01
     mask = np.zeros((len(planes), 361), dtype=bool)
     mask[:, 60] = True                                   # one legal point: all its mass
     assert np.allclose(onnx.policy(planes, legal_mask=mask)[:, 60], 1.0)

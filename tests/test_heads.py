@@ -91,6 +91,11 @@ def test_the_evaluator_reads_values_and_leads_at_the_games_komi():
                        atol=1e-6)                             # the trained komi: as it is
     assert not np.allclose(values, net.value(planes), atol=1e-4)
     assert np.allclose(leads, net.score_lead(planes, 0.5, white), atol=1e-5)
+    both_leads, owners = net.lead_and_ownership(planes, 0.5, white)
+    assert np.allclose(both_leads, leads, atol=1e-5)
+    assert np.allclose(owners, net.ownership(planes), atol=1e-6)
+    one_lead, one_owner = net.lead_and_ownership(planes[1], 0.5, False)
+    assert one_lead == pytest.approx(leads[1], abs=1e-5) and one_owner.shape == (81,)
     assert net.value_at(planes[0], 0.5, True) == pytest.approx(values[0], abs=1e-6)
 
 
@@ -478,13 +483,16 @@ def test_the_reported_lead_is_the_count_once_the_ownership_head_settles_the_boar
     game = from_record(walls_game("B+11.5", BLACK))
     black_map = walls_ownership().reshape(-1).astype(np.float32)
 
-    def sure_head(planes):       # the colour plane says who is to move
+    heads_as_they_are = player.policy_eval.lead_and_ownership
+
+    def sure_head(planes, komi, white):       # the colour plane says who is to move
+        leads, _ = heads_as_they_are(planes, komi, white)
         planes = np.asarray(planes).reshape(-1, nets.VALUE_PLANES, 81)
-        return np.stack([black_map if p[-1].all() else -black_map for p in planes])
+        return leads, np.stack([black_map if p[-1].all() else -black_map for p in planes])
 
     unsure = player.score_lead(game, WHITE)
     assert unsure == pytest.approx(head_lead(model, game.board_for(WHITE), 6.5, True), abs=0.01)
-    monkeypatch.setattr(player.policy_eval, "ownership", sure_head)
+    monkeypatch.setattr(player.policy_eval, "lead_and_ownership", sure_head)
     assert player.score_lead(game, BLACK) == 11.5
     assert player.score_lead(game, WHITE) == -11.5
     assert review.position_score(player, game, WHITE) == (-11.5, "the network")

@@ -207,6 +207,18 @@ class NetworkEvaluator:
         return lead if logits.dim() > 1 else float(lead[0])
 
     @torch.inference_mode()
+    def lead_and_ownership(self, planes, komi, white):
+        """score_lead and ownership from one call, as a reported lead needs both:
+        (leads float64 (N,), owners float32 (N, s*s)) (or a scalar and (s*s,))."""
+        self._require('score')
+        self._require('ownership')
+        x, single = self._batch(planes)
+        owners, scores = self._forward(x, 'ownership', 'score')
+        leads = score_lead(scores, komi, white).double().cpu().numpy()
+        owners = owners.cpu().numpy()
+        return (float(leads[0]), owners[0]) if single else (leads, owners)
+
+    @torch.inference_mode()
     def policy_and_value(self, planes):
         """A four-headed network's (logits (N, s*s), values (N,)) from one call."""
         self._require('policy')

@@ -315,8 +315,7 @@ class PolicyPlayer(Player):
         planes = np.stack([self.features.input_planes(board, evaluator.planes)
                            for board in boards])
         white = np.array([board.to_move == WHITE for board in boards])
-        heads = evaluator.score_lead(planes, game.scoring_komi, white)
-        owns = evaluator.ownership(planes)
+        heads, owns = evaluator.lead_and_ownership(planes, game.scoring_komi, white)
         leads = []
         for board, head, own in zip(boards, heads, owns):
             sign = 1.0 if board.to_move == BLACK else -1.0   # the heads speak for the mover

@@ -104,9 +104,8 @@ def head_estimates(evaluator, board):
     from goengine.nn import features
     planes = features.input_planes(board, evaluator.planes)
     sign = 1.0 if board.to_move == BLACK else -1.0     # the heads speak for the player to move
-    own = sign * evaluator.ownership(planes).reshape(board.size, board.size)
-    lead = evaluator.score_lead(planes, board.komi, board.to_move != BLACK)
-    return own, sign * lead
+    lead, own = evaluator.lead_and_ownership(planes, board.komi, board.to_move != BLACK)
+    return sign * own.reshape(board.size, board.size), sign * lead
 
 
 def reported_lead(player, game, before=0):

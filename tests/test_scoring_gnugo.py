@@ -85,57 +85,65 @@ def test_a_handicap_game_is_counted_like_gnugo_under_chinese_rules():
     assert ours == theirs == "W+14.5"
 
 
-SEKI_GNUGO_COUNTS_DEAD = GAMES / "seki-gnugo-counts-dead.sgf"
-CORNER_SEKI = "T5 T4 T3 S3 R3 S2 R2 Q2 Q1 S1 T1".split()    # White's nine, Black's S1 T1
+FALSE_SEKI = GAMES / "false-seki-killed-by-a-throw-in.sgf"
+CORNER = "T5 T4 T3 S3 R3 S2 R2 Q2 Q1".split()     # White's nine around Black's S1 T1
 
 
 @pytest.mark.skipif(GNUGO is None, reason="GNU Go is not installed (apt-get install gnugo)")
-def test_a_seki_gnugo_counts_as_dead():
+def test_a_false_seki_is_dead_as_gnugo_says():
     """A 5-stone game of ours against GNU Go (docs/matches/2026-11-25-gnugo10-handicap5-zen4,
-    game 20): White's nine stones T5-Q1 and Black's S1 T1 share their last liberties R1 and
-    T2, so whoever plays either is captured (sgfmill's board shows it): a seki. GNU Go 3.8
-    calls the nine dead and counts B+17.5; we count the seki, W+2.5, as sgfmill's area count
-    does with the seki left standing, and agree with GNU Go on every other stone."""
+    game 20): White's nine stones T5-Q1 have no eye and share their last liberties R1 and
+    T2 with Black's S1 T1. Neither side can play there without going into atari, which
+    looks like a seki, but Black throws in at R1, White must take the three, and Black's
+    stone on the vital point S1 of the three-point space leaves White two liberties it
+    cannot fill (sgfmill's board plays it out). GNU Go 3.8 calls the nine dead and counts
+    B+17.5; so do we."""
     from sgfmill import sgf, sgf_moves
     from goengine.game import coords
-    from goengine.rollout import scoring
     from goengine.game.state import from_record
     from goengine.gtp.engine import GtpEngine
     from goengine.players.player import SimplePlayer
+    from goengine.rollout import scoring
     from goengine.rollout.rollout_weights import DEFAULT_PATH, load
     from goengine.game.sgffile import parse_game
 
-    theirs, plays = sgf_moves.get_setup_and_moves(
-        sgf.Sgf_game.from_bytes(SEKI_GNUGO_COUNTS_DEAD.read_bytes()))
+    final, plays = sgf_moves.get_setup_and_moves(
+        sgf.Sgf_game.from_bytes(FALSE_SEKI.read_bytes()))
     for colour, move in plays:
         if move:
-            theirs.play(*move, colour)
+            final.play(*move, colour)
     rowcol = lambda v: coords.to_rowcol(coords.from_gtp(v.lower(), 19), 19)   # noqa: E731
-    for colour, other in (("b", "w"), ("w", "b")):
+    corner = [rowcol(v) for v in CORNER]
+    for colour, other in (("b", "w"), ("w", "b")):       # looks like a seki
         for liberty, last in (("R1", "T2"), ("T2", "R1")):
-            b = theirs.copy()
+            b = final.copy()
             b.play(*rowcol(liberty), colour)
             b.play(*rowcol(last), other)
             assert b.get(*rowcol(liberty)) is None, (colour, liberty)     # captured
+    b = final.copy()
+    b.play(*rowcol("R1"), "b")                          # the throw-in
+    b.play(*rowcol("T2"), "w")                          # White must take the three
+    assert all(b.get(*rowcol(v)) is None for v in ("R1", "S1", "T1"))
+    b.play(*rowcol("S1"), "b")                          # the vital point
+    for inside, capture in (("R1", "T1"), ("T1", "R1")):
+        after = b.copy()
+        after.play(*rowcol(inside), "w")
+        after.play(*rowcol(capture), "b")
+        assert all(after.get(*p) is None for p in corner), inside      # White is taken
 
-    game = from_record(parse_game(SEKI_GNUGO_COUNTS_DEAD.read_text()))
-    corner = {coords.from_gtp(v.lower(), 19) for v in CORNER_SEKI}
+    game = from_record(parse_game(FALSE_SEKI.read_text()))
     gnugo = scoring_vs_gnugo.GnuGo(GNUGO, ("--chinese-rules",))
     try:
-        their_dead, _, _ = scoring_vs_gnugo.gnugo_verdict(gnugo, game.board)
+        their_dead, their_seki, their_margin = scoring_vs_gnugo.gnugo_verdict(gnugo, game.board)
     finally:
         gnugo.close()
-    assert corner - their_dead == {coords.from_gtp(v, 19) for v in ("s1", "t1")}
-    dead, seki = scoring.stone_status(game.board, rollout=load(DEFAULT_PATH))
-    assert set(seki) == corner
-    assert set(dead) == their_dead - corner
-
-    counted = theirs.copy()
-    counted.apply_setup([], [], [coords.to_rowcol(p, 19) for p in dead])   # dead taken off
-    margin = counted.area_score() - game.komi - game.handicap    # White's point a stone
-    assert margin == -2.5
+    nine = {coords.from_gtp(v.lower(), 19) for v in CORNER}
+    assert nine <= their_dead and not their_seki and their_margin == 17.5
+    for rollout in (None, load(DEFAULT_PATH)):
+        dead, seki = scoring.stone_status(game.board, rollout=rollout)
+        assert (set(dead), seki) == (their_dead, [])
     engine = GtpEngine(SimplePlayer(seed=1), game, log=lambda m: None)
-    assert engine.handle("final_score").strip().lstrip("= ") == "W+2.5"
+    assert engine.handle("final_score").strip().lstrip("= ") == "B+17.5"
 
 
 @pytest.mark.skipif(GNUGO is None, reason="GNU Go is not installed (apt-get install gnugo)")

@@ -19,10 +19,14 @@ except into atari without capturing anything (a shared liberty) or not at
 all (its own eye), at least one liberty is shared, and the opponent's chains
 on the shared liberties are held the same way, with no liberty outside the
 seki, and no chain on either side can capture a neighbour in atari to get
-out. Both sides' chains are then alive and listed as seki. The check reads
-one move deep: an approach move elsewhere, or a seki of several chains
-around an eye they share, is not recognised, and unsettled fights are still
-guessed.
+out. Both sides' chains are then alive and listed as seki, unless the
+opponent can give up the stones in atari to kill: a group with no eye of its
+own that must capture them is left one eye space, and one of the nakade
+shapes (three points or fewer, the square or pyramid four, the bulky or
+crossed five) is one eye when the opponent plays its vital point first.
+Otherwise the check reads one move deep: an approach move elsewhere, or a
+seki of several chains around an eye they share, is not recognised, and
+unsettled fights are still guessed.
 
 The score is then area scoring (Tromp-Taylor on the board with the dead
 stones removed, seki stones kept, their shared liberties nobody's) minus the
@@ -155,8 +159,55 @@ def seki_partners(board, point, shared=None):
         after.play(liberty, opponent)
         if after.chain_liberties(liberty) != 1 or after.captures(opponent) > board.captures(opponent):
             return []      # a safe approach or a capture: the attacker can go on
+        if throw_in_kills(after, point, liberty):
+            return []      # a sacrifice there leaves it one eye at most
         partners.update(s for s in after.chain_stones(liberty) if s != liberty)
     return sorted(partners)
+
+
+def throw_in_kills(after, point, liberty):
+    """Whether the opponent's stones just played into atari at `liberty`, once
+    the chain at `point` captures them, leave that chain an eye space it cannot
+    make two eyes of, and no eye elsewhere: a false seki.
+
+    Two stones inside a group that has no eye of its own, sharing its last two
+    liberties, look like a seki, but the owner throws in a third: the group must
+    take the three, and a play on the vital point of the three-point space left
+    kills it (tests/games/false-seki-killed-by-a-throw-in.sgf). Under area
+    scoring the stones given up cost nothing."""
+    color = after.color_at(point)
+    thrown = set(after.chain_stones(liberty))
+    last = after.chain_liberty_points(liberty)[0]
+    if not after.is_legal(last, color):
+        return False
+    taken = after.copy()
+    taken.play(last, color)
+    if taken.color_at(point) != color or any(taken.color_at(s) != EMPTY for s in thrown):
+        return False
+    chain = set(taken.chain_stones(point))
+    border = {n for s in thrown for n in neighbours(s, taken.size)} - thrown
+    if not border <= chain:
+        return False       # the space is not this chain's alone
+    if set(taken.chain_liberty_points(point)) - thrown:
+        return False       # an eye or a liberty elsewhere
+    return one_eye_at_most(thrown, taken.size)
+
+
+def one_eye_at_most(space, size):
+    """Whether an eye space makes at most one eye when the attacker plays
+    first: every space of three points or fewer, the square and the pyramid
+    four, the bulky and the crossed five (the nakade shapes; a space of six
+    or more is taken to live)."""
+    n = len(space)
+    degrees = [sum(q in space for q in neighbours(p, size)) for p in space]
+    links = sum(degrees) // 2
+    if n <= 3:
+        return True
+    if n == 4:
+        return max(degrees) == 3 or links == 4          # pyramid, square
+    if n == 5:
+        return max(degrees) == 4 or links == 5          # crossed, bulky
+    return False
 
 
 def final_score(board, dead=None, playouts=DEFAULT_PLAYOUTS, rollout=None):

@@ -181,9 +181,7 @@ def throw_in_kills(after, point, liberty):
     if not after.is_legal(last, color):
         return False
     taken = after.copy()
-    taken.play(last, color)
-    if taken.color_at(point) != color or any(taken.color_at(s) != EMPTY for s in thrown):
-        return False
+    taken.play(last, color)      # the thrown stones' last liberty: they come off
     chain = set(taken.chain_stones(point))
     border = {n for s in thrown for n in neighbours(s, taken.size)} - thrown
     if not border <= chain:

@@ -42,6 +42,7 @@ def final_board_and_verdict(name):
 @pytest.mark.parametrize("name, seki_stones", [
     ("seki-in-a-finished-game.sgf", 26),      # a seki that playouts break
     ("seki-broken-by-a-capture.sgf", 0),      # no seki: White captures T17 and lives
+    ("handicap-7-passed-while-lost.sgf", 26),  # White's two chains around one eye, G2
 ])
 def test_seki_is_scored_like_gnugo(name, seki_stones):
     """Final positions of our games: dead stones, seki stones and the score as

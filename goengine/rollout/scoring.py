@@ -14,19 +14,20 @@ mostly has.
 Playouts break a seki: sooner or later one side fills a shared liberty and
 is captured, so a group in seki comes out "dead" in most of them. So a chain
 the playouts do not clearly call alive is checked on the board as it
-stands: it is in seki if the opponent can play on none of its liberties
-except into atari without capturing anything (a shared liberty) or not at
-all (its own eye), at least one liberty is shared, and the opponent's chains
-on the shared liberties are held the same way, with no liberty outside the
-seki, and no chain on either side can capture a neighbour in atari to get
-out. Both sides' chains are then alive and listed as seki, unless the
-opponent can give up the stones in atari to kill: a group with no eye of its
-own that must capture them is left one eye space, and one of the nakade
-shapes (three points or fewer, the square or pyramid four, the bulky or
-crossed five) is one eye when the opponent plays its vital point first.
-Otherwise the check reads one move deep: an approach move elsewhere, or a
-seki of several chains around an eye they share, is not recognised, and
-unsettled fights are still guessed.
+stands, together with the chains of its colour that share an eye with it (two
+chains around one eye live or die together): it is in seki if the opponent
+can play on none of their liberties except into atari without capturing
+anything (a shared liberty) or not at all (their own eye), at least one
+liberty is shared, and the opponent's chains on the shared liberties are
+held the same way, with no liberty outside the seki, and no chain on either
+side can capture a neighbour in atari to get out. Both sides' chains are
+then alive and listed as seki, unless the opponent can give up the stones
+in atari to kill: a group with no eye of its own that must capture them is
+left one eye space, and one of the nakade shapes (three points or fewer,
+the square or pyramid four, the bulky or crossed five) is one eye when the
+opponent plays its vital point first. Otherwise the check reads one move
+deep: an approach move elsewhere is not recognised, and unsettled fights
+are still guessed.
 
 The score is then area scoring (Tromp-Taylor on the board with the dead
 stones removed, seki stones kept, their shared liberties nobody's) minus the
@@ -104,7 +105,7 @@ def stone_status(board, playouts=DEFAULT_PLAYOUTS, seed=0, rollout=None, own=Non
             if mean >= SURELY_ALIVE:
                 continue
             partners = seki_partners(board, point)
-            shared = set(board.chain_liberty_points(point))
+            shared = eye_linked(board, point)[1]
             partner_chains = {tuple(board.chain_stones(p)) for p in partners}
             if any(own_share(own, size, other, stones) <= -SURELY_ALIVE
                    or not seki_partners(board, other[0], shared) for other in partner_chains):
@@ -130,27 +131,48 @@ def neighbours(point, size):
             if 0 <= r < size and 0 <= c < size]
 
 
-def seki_partners(board, point, shared=None):
-    """The opponent stones that share liberties with the chain at `point` in
-    a seki, or [] if it is not in one: the opponent can play on none of its
-    liberties except into atari without capturing anything, and on at least
-    one of them it can; nor can the chain capture a neighbour in atari.
+def eye_linked(board, point):
+    """(stones, liberties) of the chain at `point` and of the chains of its colour
+    that share an eye with it, and so on: an empty point whose neighbours are all
+    theirs links them. Two chains around one eye live or die together (handicap-7
+    game 16's seki: White's five stones and G1 around the eye G2), so the seki
+    check reads them as one."""
+    color = board.color_at(point)
+    stones, liberties, todo = set(), set(), [point]
+    while todo:
+        start = todo.pop()
+        if start in stones:
+            continue
+        stones.update(board.chain_stones(start))
+        for liberty in board.chain_liberty_points(start):
+            liberties.add(liberty)
+            around = neighbours(liberty, board.size)
+            if all(board.color_at(n) == color for n in around):
+                todo.extend(around)
+    return stones, liberties
 
-    shared: if given, every liberty but the chain's own eyes must be one of
+
+def seki_partners(board, point, shared=None):
+    """The opponent stones that share liberties with the chain at `point` (and
+    the chains eye_linked to it) in a seki, or [] if it is not in one: the
+    opponent can play on none of their liberties except into atari without
+    capturing anything, and on at least one of them it can; nor is one of
+    their chains in atari, nor can one capture a neighbour in atari.
+
+    shared: if given, every liberty but the group's own eyes must be one of
     these (the partner's side of a seki has no way out)."""
     color = board.color_at(point)
     opponent = WHITE if color == BLACK else BLACK
-    liberties = board.chain_liberty_points(point)
-    if len(liberties) < 2:
-        return []          # in atari: capturable, whatever surrounds it
-    chain = set(board.chain_stones(point))
+    group, liberties = eye_linked(board, point)
+    if any(board.chain_liberties(s) < 2 for s in group):
+        return []          # a chain in atari: capturable, whatever surrounds it
     if any(board.color_at(n) == opponent and board.chain_liberties(n) == 1
-           for s in chain for n in neighbours(s, board.size)):
+           for s in group for n in neighbours(s, board.size)):
         return []          # it can capture its way out
     partners = set()
-    for liberty in liberties:
+    for liberty in sorted(liberties):
         if not board.is_legal(liberty, opponent):
-            if set(neighbours(liberty, board.size)) <= chain:
+            if set(neighbours(liberty, board.size)) <= group:
                 continue   # its own eye
             return []      # an eye shared with a chain that may be captured first
         if shared is not None and liberty not in shared:
@@ -159,7 +181,8 @@ def seki_partners(board, point, shared=None):
         after.play(liberty, opponent)
         if after.chain_liberties(liberty) != 1 or after.captures(opponent) > board.captures(opponent):
             return []      # a safe approach or a capture: the attacker can go on
-        if throw_in_kills(after, point, liberty):
+        beside = next(n for n in neighbours(liberty, board.size) if n in group)
+        if throw_in_kills(after, beside, liberty):
             return []      # a sacrifice there leaves it one eye at most
         partners.update(s for s in after.chain_stones(liberty) if s != liberty)
     return sorted(partners)

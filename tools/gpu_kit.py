@@ -15,8 +15,9 @@ there, last:    fetch  (--stop: checkpoint and stop) a compact checkpoint to --o
 here, after:    adopt  the fetched checkpoint as a run folder that --resume and
                        --export take as usual
 
-Run it with the repository on PYTHONPATH there (no install needed):
-    PYTHONPATH=. python3 tools/gpu_kit.py start --run-dir runs/gpu-policy -- --init-weights ...
+It needs no install there: it and the trainers it starts put their checkout
+first on sys.path (tools/_checkout.py):
+    python3 tools/gpu_kit.py start --run-dir runs/gpu-policy -- --init-weights ...
 """
 
 import argparse

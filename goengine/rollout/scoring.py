@@ -105,11 +105,12 @@ def stone_status(board, playouts=DEFAULT_PLAYOUTS, seed=0, rollout=None, own=Non
             if mean >= SURELY_ALIVE:
                 continue
             partners = seki_partners(board, point)
-            shared = eye_linked(board, point)[1]
-            partner_chains = {tuple(board.chain_stones(p)) for p in partners}
-            if any(own_share(own, size, other, stones) <= -SURELY_ALIVE
-                   or not seki_partners(board, other[0], shared) for other in partner_chains):
-                partners = []      # a partner is dead, or can itself be attacked
+            if partners:
+                shared = eye_linked(board, point)[1]
+                partner_chains = {tuple(board.chain_stones(p)) for p in partners}
+                if any(own_share(own, size, other, stones) <= -SURELY_ALIVE
+                       or not seki_partners(board, other[0], shared) for other in partner_chains):
+                    partners = []      # a partner is dead, or can itself be attacked
             if partners:
                 seki.update(chain)
                 seki.update(partners)

@@ -15,9 +15,15 @@ scoring_vs_gnugo = tool("scoring_vs_gnugo")
 def test_rollout_policy_judges_dead_stones_like_gnugo():
     if not HELD_OUT.exists():
         pytest.skip("game records not found")
-    t = scoring_vs_gnugo.compare(str(HELD_OUT), 20, playouts=200, seed=7, gnugo_path=GNUGO)
+    differences = []
+    t = scoring_vs_gnugo.compare(str(HELD_OUT), 20, playouts=200, seed=7, gnugo_path=GNUGO,
+                                 differences=differences)
     assert t["games"] == 20 and t["stones"] > 4000
     rollout, light = t["rollout"], t["light"]
+    for name in ("light", "rollout"):    # each board not scored as GNU Go did is listed
+        mine = [d for d in differences if d.judge == name]
+        assert sum(bool(d.dead_ours or d.dead_theirs) for d in mine) == 20 - t[name]["exact"]
+        assert sum(len(d.seki_ours) for d in mine) == t[name]["seki"] - t[name]["seki_both"]
     assert rollout["stones"] / t["stones"] >= 0.99
     assert rollout["stones"] >= light["stones"]
     assert rollout["winner"] >= 18          # the recorded winner, counted by territory

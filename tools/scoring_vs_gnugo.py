@@ -25,6 +25,7 @@ moves before the end, against the same count of the final board.
     python tools/scoring_vs_gnugo.py [--games 100] [--sgf FILE] [--playouts 400] [--search-sims 0]
     python tools/scoring_vs_gnugo.py --sgf docs/matches --games 1000   # our own counted match games
     python tools/scoring_vs_gnugo.py --games 20 --weights weights/heads-k192.pt
+    python tools/scoring_vs_gnugo.py --show-differences   # each board a judge scores otherwise
 
 Last line: `stones_light=0.XXXX stones_rollout=0.XXXX games=N`.
 """
@@ -32,6 +33,7 @@ Last line: `stones_light=0.XXXX stones_rollout=0.XXXX games=N`.
 import argparse
 import random
 import time
+from typing import NamedTuple
 
 import _checkout  # noqa: F401  (this checkout's packages first)
 from goengine.game import coords
@@ -118,8 +120,28 @@ def reported_lead(player, game, before=0):
     return lead if state.to_move == BLACK else -lead
 
 
+class Difference(NamedTuple):
+    """A final board that a judge (`judge`: light, rollout or head) scored otherwise
+    than GNU Go: the stones only it calls dead or seki, and those only GNU Go does."""
+    game: str
+    judge: str
+    board: object
+    dead_ours: set
+    dead_theirs: set
+    seki_ours: set
+    seki_theirs: set
+
+    def describe(self):
+        def vertices(points):
+            return " ".join(sorted(coords.to_gtp(p, self.board.size) for p in points)) or "-"
+        return (f"{self.game} ({self.judge}): dead only ours {vertices(self.dead_ours)}; "
+                f"only GNU Go's {vertices(self.dead_theirs)}; seki only ours "
+                f"{vertices(self.seki_ours)}; only GNU Go's {vertices(self.seki_theirs)}")
+
+
 def compare(sgf_path, count, playouts=scoring.DEFAULT_PLAYOUTS, rollout_weights=DEFAULT_PATH,
-            seed=1, gnugo_path=GNUGO, search_sims=0, heads=None, lead_before=0):
+            seed=1, gnugo_path=GNUGO, search_sims=0, heads=None, lead_before=0,
+            differences=None):
     """Score the final boards of `count` counted games every way; the totals.
 
     {"games", "stones", "seki", "gnugo_winner", "light": {...}, "rollout": {...}}
@@ -129,6 +151,9 @@ def compare(sgf_path, count, playouts=scoring.DEFAULT_PLAYOUTS, rollout_weights=
     named) and "seconds"; with `heads` (a four-headed network's NetworkEvaluator) also
     "head" (its ownership judging the dead), "score_head_error" and "reported_error"
     (the engine's reported lead off GNU Go's margin, summed).
+
+    differences: if a list, gathers a Difference for every board and judge whose
+    dead or seki stones are not GNU Go's.
     """
     estimators = {"light": None, "rollout": load_rollout(rollout_weights)}
     if heads is not None:
@@ -170,6 +195,10 @@ def compare(sgf_path, count, playouts=scoring.DEFAULT_PLAYOUTS, rollout_weights=
                 t["seconds"] += time.perf_counter() - start
                 t["stones"] += sum((m in dead) == (m in theirs) for m in stones)
                 t["exact"] += dead == theirs
+                if differences is not None and (dead != theirs or seki != their_seki):
+                    differences.append(Difference(game.name, name, board, dead - theirs,
+                                                  theirs - dead, seki - their_seki,
+                                                  their_seki - seki))
                 margin = scoring.final_score(board, dead)
                 t["winner"] += scoring.winner(margin) == game.winner
                 t["margin_error"] += abs(margin - their_margin)
@@ -196,6 +225,9 @@ def main(argv=None):
     parser.add_argument("--weights", metavar="FILE",
                         help="a four-headed network: also its ownership head as the dead-stone "
                              "judge and its score head's margin")
+    parser.add_argument("--show-differences", action="store_true",
+                        help="print each board whose dead or seki stones a judge calls "
+                             "otherwise than GNU Go")
     args = parser.parse_args(argv)
     heads = None
     if args.weights:
@@ -207,8 +239,12 @@ def main(argv=None):
                 raise netfile.NetworkLoadError(f"{args.weights}: no score head")
         except netfile.NetworkLoadError as exc:
             parser.error(str(exc))
+    differences = [] if args.show_differences else None
     t = compare(args.sgf, args.games, args.playouts, args.rollout_weights, args.seed,
-                search_sims=args.search_sims, heads=heads, lead_before=args.lead_before)
+                search_sims=args.search_sims, heads=heads, lead_before=args.lead_before,
+                differences=differences)
+    for difference in differences or ():
+        print(difference.describe())
     games, stones = t["games"], max(1, t["stones"])
     print(f"{games} games that ended by counting, {t['stones']} stones on their final boards")
     print(f"GNU Go final_score names the recorded winner in {t['gnugo_winner']}/{games}")

@@ -143,8 +143,9 @@ def build_parser():
                         'opponent, weaker the higher T (1: the network\'s move distribution; '
                         'see README, Playing strength)')
     p.add_argument('--resign-threshold', type=probability, default=0.10, metavar='P',
-                   help='resign when the estimated win rate falls below P, never in the '
-                        'opening (default: %(default)s; 0 disables)')
+                   help='resign when the estimated win rate falls below P, or when the '
+                        'opponent has passed and our count says we lose beyond doubt; never '
+                        'in the opening (default: %(default)s; 0 disables both)')
     p.add_argument('--search', action='append', default=[], metavar='NAME=VALUE',
                    help='set any search constant of goengine/search/config.py, e.g. '
                         '--search fpu_from_parent=true --search dynamic_komi_per_stone=7 '

@@ -431,7 +431,7 @@ def test_a_pass_is_answered_only_where_the_ownership_head_doubts_no_point(tmp_pa
         try:
             head = player.network_ownership(game, WHITE)
             assert head.shape == (size, size)
-            assert player.opponent_passed_and_we_win(game, WHITE) == passes, name
+            assert (player.winner_after_pass(game, WHITE) == WHITE) == passes, name
         finally:
             player.close()
 

@@ -191,7 +191,7 @@ def test_no_pass_answers_a_pass_on_a_board_gnu_go_counts_against_us():
     assert len(dead) > 20 and verdict.startswith("B+")
     player = load_player("search", rollout=load_rollout(), resign_threshold=0)
     try:
-        assert not player.opponent_passed_and_we_win(game, WHITE)
+        assert player.winner_after_pass(game, WHITE) != WHITE
         assert player.genmove(game.copy(), WHITE, SearchLimits(1.0)) != PASS
     finally:
         player.close()

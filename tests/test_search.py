@@ -13,7 +13,7 @@ from goengine.search._tree import Tree, utility_of_score
 from goengine.search.config import SearchConfig
 from goengine.game.state import GameState, fixed_handicap_points
 from goengine.game.moves import RESIGN
-from goengine.players.player import SimplePlayer
+from goengine.players.player import SimplePlayer, sensible_mask
 from goengine.players.mcts_player import MCTSPlayer
 from goengine.search.search import Search, ThresholdControl
 from goengine.players.resign import ResignRule
@@ -817,6 +817,39 @@ def test_white_giving_handicap_resigns_late_and_only_when_far_lower():
     player.winrate = 0.02
     assert player.should_resign(handicap, WHITE)
     assert player.should_resign(handicap, BLACK)            # Black taking handicap: as usual
+
+
+def test_a_pass_on_a_board_counted_lost_beyond_doubt_is_answered_by_resigning():
+    """Black walls off columns a-e, White f-j (45 points to 36; at komi 20.5 White wins by
+    11.5, and White's area is too narrow to invade), and White has passed: Black's count
+    loses beyond doubt, and a search playing on would only fill its own area while White
+    passes (the small network's lost games ran 100 moves past White's first pass). Black resigns, without searching; it plays on where it never resigns
+    (threshold 0), in cleanup, and when the last move was no pass."""
+    from goengine.programs.loading import load_player, load_rollout
+    game = GameState(9, 20.5)
+    for row in range(1, 10):
+        game.play(BLACK, coords.from_gtp(f'e{row}', 9))
+        game.play(WHITE, coords.from_gtp(f'f{row}', 9))
+    game.play(BLACK, coords.from_gtp('a1', 9))
+    no_pass = game.copy()
+    game.play(WHITE, PASS)
+    assert game.move_number == 20 > 81 / 6
+    rollout = load_rollout()
+    limits = SearchLimits(1.0, playouts=50)
+    resigning = load_player('search', rollout=rollout, config=SearchConfig(mixing=1.0))
+    never = load_player('search', rollout=rollout, config=SearchConfig(mixing=1.0),
+                        resign_threshold=0)
+    try:
+        assert resigning.winner_after_pass(game, BLACK) == WHITE
+        assert resigning.genmove(game.copy(), BLACK, limits) == RESIGN
+        assert resigning.search.last_sims == 0                  # no search ran
+        mask = sensible_mask(game.board, BLACK)
+        assert resigning.answer_to_pass(game, BLACK, mask, cleanup=True) is None
+        assert resigning.winner_after_pass(no_pass, BLACK) is None
+        assert never.genmove(game.copy(), BLACK, limits) not in (RESIGN, PASS)
+    finally:
+        resigning.close()
+        never.close()
 
 
 def test_an_unsure_search_thinks_past_its_budget_up_to_the_limit(monkeypatch):

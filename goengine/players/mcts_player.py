@@ -48,8 +48,13 @@ class MCTSPlayer(Player):
         seconds, up to their maximum while the search is unsure, less once the
         move is decided; the time taken to set up the position counts."""
         start = time.monotonic()
-        if self.should_pass(game, color, sensible_mask(game.board_for(color), color), cleanup):
-            return PASS
+        answer = self.answer_to_pass(game, color, sensible_mask(game.board_for(color), color),
+                                     cleanup)
+        if answer is not None:
+            if answer == RESIGN and self.verbose:
+                self.log('goengine: resigning: the opponent passed and our count says '
+                         'we lose beyond doubt')
+            return answer
         reused = self.search.set_position(game, color, cleanup, dynamic_komi=color == WHITE)
         self.search.run(limits.after(time.monotonic() - start), report=report,
                         interval=interval, stop_when_decided=self.config.stop_when_decided)
@@ -65,7 +70,7 @@ class MCTSPlayer(Player):
         if move == PASS and self.opponent_passed(game, color) and not cleanup:
             # Our pass would end the game: the search scores the end by area with
             # every stone on the board alive, and a referee takes dead stones off.
-            # should_pass above already asked our count, dead stones removed, and it
+            # answer_to_pass above already asked our count, dead stones removed, and it
             # did not say we win beyond doubt (cleanup bans the search's pass itself).
             move = self.move_instead_of_pass(game, color)
             if self.verbose:

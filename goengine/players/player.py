@@ -68,8 +68,9 @@ class Player:
         called about every `interval` seconds while thinking (lz-genmove_analyze).
         """
         mask = sensible_mask(game.board_for(color), color)
-        if self.should_pass(game, color, mask, cleanup):
-            return PASS
+        answer = self.answer_to_pass(game, color, mask, cleanup)
+        if answer is not None:
+            return answer
         if self.should_resign(game, color):
             return RESIGN
         probs = self.policy(game, color)
@@ -154,27 +155,38 @@ class Player:
         root = self.value(game, color)
         return [0.5 if root is None else root] * len(moves)
 
-    def should_pass(self, game, color, mask, cleanup=False):
-        """Pass when no sensible move is left, or (outside cleanup) when the
-        opponent passed and we win as the board stands."""
+    def answer_to_pass(self, game, color, mask, cleanup=False):
+        """PASS when no sensible move is left; outside cleanup, when the opponent
+        has passed, PASS if our count says we win beyond doubt and RESIGN if it says
+        we lose beyond doubt (where this player resigns at all: the opponent would
+        only pass again while we fill our own area); else None, play on."""
         if not mask.any():
-            return True
-        return not cleanup and self.opponent_passed_and_we_win(game, color)
+            return PASS
+        if cleanup:
+            return None
+        winner = self.winner_after_pass(game, color)
+        if winner == color:
+            return PASS
+        if winner is not None and self.resign_rule.should_resign(game, color, 0.0):
+            return RESIGN          # a count lost beyond doubt: a win rate of 0
+        return None
 
     def opponent_passed(self, game, color):
         """Whether the opponent's last move was a pass: a pass now ends the game."""
         last = game.last_move
         return last is not None and last[1] == PASS and last[0] != color
 
-    def opponent_passed_and_we_win(self, game, color):
-        """Answer a pass with a pass only when our count of the board (dead stones
-        removed) says we win by more than the points in doubt could take away: a
-        referee that counts otherwise must not find us passing a lost game. A point
-        that our ownership head leaves in doubt is in doubt too."""
+    def winner_after_pass(self, game, color):
+        """Once the opponent has passed, the winner by our count of the board (dead
+        stones removed) where it wins by more than the points in doubt could take
+        away, else None; None too while the opponent has not passed. Only such a
+        count answers a pass: a referee that counts otherwise must not find us
+        passing a lost game. A point that our ownership head leaves in doubt is in
+        doubt too."""
         if not self.opponent_passed(game, color):
-            return False
+            return None
         count = self.scorer.count(game.board, self.network_ownership(game, color))
-        return count.winner_beyond_doubt() == color
+        return count.winner_beyond_doubt()
 
     @property
     def resign_threshold(self):
@@ -203,8 +215,9 @@ class SimplePlayer(Player):
 
     def genmove(self, game, color, limits, cleanup=False, report=None, interval=1.0):
         mask = sensible_mask(game.board_for(color), color)
-        if self.should_pass(game, color, mask, cleanup):
-            return PASS
+        answer = self.answer_to_pass(game, color, mask, cleanup)
+        if answer is not None:
+            return answer
         if report is not None:
             report(self.candidates(game, color, mask=mask))
         return self.rng.choice(np.flatnonzero(mask).tolist())

@@ -823,8 +823,9 @@ def test_a_pass_on_a_board_counted_lost_beyond_doubt_is_answered_by_resigning():
     """Black walls off columns a-e, White f-j (45 points to 36; at komi 20.5 White wins by
     11.5, and White's area is too narrow to invade), and White has passed: Black's count
     loses beyond doubt, and a search playing on would only fill its own area while White
-    passes (the small network's lost games ran 100 moves past White's first pass). Black resigns, without searching; it plays on where it never resigns
-    (threshold 0), in cleanup, and when the last move was no pass."""
+    passes (the small network's lost games ran 100 moves past White's first pass). Black
+    resigns, without searching; it plays on where it never resigns (threshold 0), in
+    cleanup, and when the last move was no pass."""
     from goengine.programs.loading import load_player, load_rollout
     game = GameState(9, 20.5)
     for row in range(1, 10):

@@ -125,7 +125,7 @@ class Difference(NamedTuple):
     than GNU Go: the stones only it calls dead or seki, and those only GNU Go does."""
     game: str
     judge: str
-    board: object
+    size: int
     dead_ours: set
     dead_theirs: set
     seki_ours: set
@@ -133,7 +133,7 @@ class Difference(NamedTuple):
 
     def describe(self):
         def vertices(points):
-            return " ".join(sorted(coords.to_gtp(p, self.board.size) for p in points)) or "-"
+            return " ".join(sorted(coords.to_gtp(p, self.size) for p in points)) or "-"
         return (f"{self.game} ({self.judge}): dead only ours {vertices(self.dead_ours)}; "
                 f"only GNU Go's {vertices(self.dead_theirs)}; seki only ours "
                 f"{vertices(self.seki_ours)}; only GNU Go's {vertices(self.seki_theirs)}")
@@ -196,7 +196,7 @@ def compare(sgf_path, count, playouts=scoring.DEFAULT_PLAYOUTS, rollout_weights=
                 t["stones"] += sum((m in dead) == (m in theirs) for m in stones)
                 t["exact"] += dead == theirs
                 if differences is not None and (dead != theirs or seki != their_seki):
-                    differences.append(Difference(game.name, name, board, dead - theirs,
+                    differences.append(Difference(game.name, name, board.size, dead - theirs,
                                                   theirs - dead, seki - their_seki,
                                                   their_seki - seki))
                 margin = scoring.final_score(board, dead)

@@ -38,8 +38,8 @@ AUTO = 'auto'
 # k=192 four-headed network won 49 of 72 games against weights/sl.pt on rollouts alone
 # at 1 s a move on two Zen 5 and Zen 4 cores (Wilson 95 %: 56.6-77.7 %), and the SPRT
 # (0 against 50 Elo) accepted it as the stronger (docs/RESULTS.md, 2026-11-27).
-# The k=96 one, 3.1 times as fast, won 82 of 162 against it at 1 s a move on two Zen 4
-# cores with n_thr's floor at 3 (Wilson 43.0-58.2 %, SPRT undecided): no better shown,
+# The k=96 one, 3.1 times as fast, won 99 of 192 against it at 1 s a move on two Zen 4
+# cores with n_thr's floor at 3 (Wilson 44.5-58.5 %, SPRT undecided): no better shown,
 # it plays only when named.
 DEFAULT_NETWORK = 'large'
 

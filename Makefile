@@ -35,7 +35,7 @@ test-deps:
 	@tools/setup_test_deps.sh >&2
 
 test: setup test-deps
-	$(PY) -m pytest -q -rs $(PYTEST_ARGS)
+	$(PY) -m pytest -q -rs --durations=15 $(PYTEST_ARGS)
 
 test-slow: setup test-deps
 	$(PY) -m pytest -q -rs -m slow $(PYTEST_ARGS)

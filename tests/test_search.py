@@ -842,6 +842,8 @@ def test_a_pass_on_a_board_counted_lost_beyond_doubt_is_answered_by_resigning():
                         resign_threshold=0)
     try:
         assert resigning.winner_after_pass(game, BLACK) == WHITE
+        assert resigning.answer_by_count(game, BLACK) == RESIGN
+        assert never.answer_by_count(game, BLACK) is None
         assert resigning.genmove(game.copy(), BLACK, limits) == RESIGN
         assert resigning.search.last_sims == 0                  # no search ran
         mask = sensible_mask(game.board, BLACK)

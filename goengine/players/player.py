@@ -156,14 +156,18 @@ class Player:
         return [0.5 if root is None else root] * len(moves)
 
     def answer_to_pass(self, game, color, mask, cleanup=False):
-        """PASS when no sensible move is left; outside cleanup, when the opponent
-        has passed, PASS if our count says we win beyond doubt and RESIGN if it says
-        we lose beyond doubt (where this player resigns at all: the opponent would
-        only pass again while we fill our own area); else None, play on."""
+        """PASS when no sensible move is left; outside cleanup, our count's answer
+        (answer_by_count); else None, play on."""
         if not mask.any():
             return PASS
         if cleanup:
             return None
+        return self.answer_by_count(game, color)
+
+    def answer_by_count(self, game, color):
+        """When the opponent has passed: PASS if our count says we win beyond doubt,
+        RESIGN if it says we lose beyond doubt (where this player resigns at all: the
+        opponent would only pass again while we fill our own area); else None."""
         winner = self.winner_after_pass(game, color)
         if winner == color:
             return PASS

@@ -1,14 +1,14 @@
 #!/usr/bin/env python3
 """What our count says each time a game went on after a pass, against who won.
 
-A player answers the opponent's pass by our count of the board (Player.answer_to_pass):
+A player answers the opponent's pass by our count of the board (Player.answer_by_count):
 a pass where the count says it wins beyond doubt, a resignation where it says it loses
 beyond doubt. Here every position of the records in which the last move was a pass and
-the game went on is counted as the player to move's count would be (the rollout scorer
-and the ownership head of --weights), and the verdict is set beside the recorded winner:
-a "lost" verdict for the player who won anyway would have been a resignation thrown away.
-A "lost" verdict where the resign rule never resigns (the opening; White giving handicap
-before half the board's plies) counts as none.
+the game went on is put to the player to move's count (the rollout scorer and the
+ownership head of --weights), and its answer is set beside the recorded winner: a "lost"
+verdict for the player who won anyway would have been a resignation thrown away. Where
+the resign rule never resigns (the opening; White giving handicap before half the
+board's plies) the player plays on, so a lost count there is no verdict.
 
     .venv/bin/python tools/research/pass_counts.py docs/matches --weights weights/heads-k96.pt
 
@@ -21,10 +21,9 @@ import os
 import sys
 
 import _checkout  # noqa: F401  (this checkout's packages first)
-from goengine import PASS
+from goengine import PASS, opponent
 from goengine.game.sgffile import read_games
 from goengine.game.state import from_record
-from goengine.players.resign import ResignRule
 from goengine.programs import loading
 
 
@@ -47,7 +46,6 @@ def main(argv=None):
     parser.add_argument("--verbose", action="store_true", help="a line per wrong verdict")
     args = parser.parse_args(argv)
     player = loading.load_player("policy", args.weights, log=lambda message: None)
-    resign_rule = ResignRule()
     tally = dict(answers=0, win_right=0, win_wrong=0, lose_right=0, lose_wrong=0, moves_saved=0)
     games = 0
     for record in read_games([os.fspath(p) for p in args.sgf]):
@@ -57,11 +55,11 @@ def main(argv=None):
         saved = 0
         for number, color in answers_to_passes(record):
             game = from_record(record, number)
-            winner = player.winner_after_pass(game, color)
+            answer = player.answer_by_count(game, color)
             tally["answers"] += 1
-            if winner is None or (winner != color
-                                  and not resign_rule.should_resign(game, color, 0.0)):
-                continue     # no verdict, or a lost one where the rule never resigns
+            if answer is None:
+                continue     # no verdict: the player plays on
+            winner = color if answer == PASS else opponent(color)
             right = winner == record.winner
             key = ("win" if winner == color else "lose") + ("_right" if right else "_wrong")
             tally[key] += 1

@@ -8,7 +8,8 @@ the game went on is put to the player to move's count (the rollout scorer and th
 ownership head of --weights), and its answer is set beside the recorded winner: a "lost"
 verdict for the player who won anyway would have been a resignation thrown away. Where
 the resign rule never resigns (the opening; White giving handicap before half the
-board's plies) the player plays on, so a lost count there is no verdict.
+board's plies) the player plays on, so a lost count there is no verdict; so too with a
+network that has no value head (sl.pt), whose player never resigns.
 
     .venv/bin/python tools/research/pass_counts.py docs/matches --weights weights/heads-k96.pt
 

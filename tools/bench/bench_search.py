@@ -56,27 +56,34 @@ def recorded_game(path, moves):
     return game, game.to_move
 
 
-def networks(args):
+def networks(args, net_threads):
     """(policy evaluator, value evaluator): the files named, as the engine loads them (a
-    four-headed network's value comes with its policy call), else random networks."""
+    four-headed network's value comes with its policy call, on the backend the engine
+    would pick), else random networks."""
     if args.no_networks:
         return None, None
     import torch
-    from goengine.nn import inference, nets
+    from goengine.nn import backends, nets
     from goengine.programs import loading
     torch.manual_seed(0)
     use_bf16 = False if args.fp32 else None
+    backend = backends.pick_backend(args.backend, args.device, use_bf16)
+    # ONNX Runtime sizes its thread pool at load; torch's is set per split (bench)
+    threads = net_threads if backend == backends.ONNXRUNTIME else 0
     def evaluator(net):
-        return inference.NetworkEvaluator(net, use_bf16=use_bf16, threads=0, device=args.device)
+        return backends.make_evaluator(net, backend, threads=threads, device=args.device,
+                                       use_bf16=use_bf16)
     if args.weights:
-        policy = loading.evaluator(args.weights, 'policy', 0, args.device, use_bf16)
+        policy = loading.evaluator(args.weights, 'policy', threads, args.device, use_bf16,
+                                   backend=backend)
     else:
         policy = evaluator(nets.PolicyNet(filters=args.filters, layers=args.layers,
                                           board_size=args.size))
     if args.mixing >= 1.0:
         value = None     # the shipped engine without value.pt: priors and rollouts only
     elif args.value_weights:
-        value = loading.evaluator(args.value_weights, 'value', 0, args.device, use_bf16)
+        value = loading.evaluator(args.value_weights, 'value', threads, args.device, use_bf16,
+                                  backend=backend)
     elif 'value' in policy.heads:
         value = policy   # one network: its value comes with every policy evaluation
     else:
@@ -169,6 +176,9 @@ def main(argv=None):
                    'the engine grows it on a GPU)')
     p.add_argument('--device', default='auto',
                    help='where the networks run, as the engine\'s --device: auto, cpu, cuda, mps')
+    p.add_argument('--backend', default='auto', choices=('auto', 'torch', 'onnxruntime'),
+                   help='what runs the networks, as the engine\'s --backend (auto: ONNX '
+                   'Runtime on a CPU without native bf16 where installed, else torch)')
     args = p.parse_args(argv)
     if not args.no_networks:
         from goengine.nn.inference import DeviceError, pick_device
@@ -182,15 +192,22 @@ def main(argv=None):
         game, color = recorded_game(args.sgf, args.moves)
     else:
         game, color = middle_game(args.size, args.moves, seed=1)
-    policy, value = networks(args)
-    shape = args.weights or f'random k={args.filters}, {args.layers} layers'
-    net = 'none' if policy is None else f'{shape}, ' \
-        f'{"bf16" if policy.use_bf16 else "fp32"} on {args.device}, batch {args.batch}'
     print(f'bench_search: {game.size}x{game.size} after {args.moves} '
-          f'{"recorded" if args.sgf else "random"} moves, '
-          f'networks {net}, lambda {args.mixing}, n_thr {args.expand_threshold}, '
-          f'{os.cpu_count()} CPUs, load average {os.getloadavg()[0]:.2f}')
-    results = [(split, bench(split, game, color, policy, value, args)) for split in splits]
+          f'{"recorded" if args.sgf else "random"} moves, lambda {args.mixing}, '
+          f'n_thr {args.expand_threshold}, {os.cpu_count()} CPUs, '
+          f'load average {os.getloadavg()[0]:.2f}')
+    results = []
+    for split in splits:
+        try:
+            policy, value = networks(args, net_threads=split[1])
+        except ValueError as e:   # a backend that cannot run here, a broken network file
+            p.error(str(e))
+        if policy is not None:
+            shape = args.weights or f'random k={args.filters}, {args.layers} layers'
+            print(f'networks: {shape}, {policy.backend} '
+                  f'{"bf16" if policy.use_bf16 else "fp32"} on {args.device}, '
+                  f'batch {args.batch}')
+        results.append((split, bench(split, game, color, policy, value, args)))
     print('\nsummary:')
     for (sims, nets_), (s, wall) in results:
         evals = s['network_calls']

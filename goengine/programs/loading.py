@@ -28,9 +28,9 @@ DEFAULT_WEIGHTS = os.path.join('weights', 'sl.pt')
 NO_NETWORK = 'none'
 
 # The four-headed networks that ship, by what they are made for (docs/TRAINING.md).
-# On two CPU cores the search waits on its network, and the k=96 one runs 3.1 times
-# the k=192 one's positions a second; a GPU runs the k=192 one as fast as the
-# search asks (docs/GPU.md).
+# On two CPU cores the search waits on its network, and the k=96 one runs 3.1 (Zen 5,
+# bf16) to 3.6 (AVX2 only, fp32) times the k=192 one's positions a second; a GPU runs
+# the k=192 one as fast as the search asks (docs/GPU.md, docs/RESULTS.md).
 NETWORKS = {'small': os.path.join('weights', 'heads-k96.pt'),
             'large': os.path.join('weights', 'heads-k192.pt')}
 AUTO = 'auto'

@@ -1,5 +1,6 @@
 """The backends that run the networks (goengine.nn.backends): each gives torch's answers."""
 
+import re
 from pathlib import Path
 
 import numpy as np
@@ -100,3 +101,58 @@ def test_the_engine_refuses_onnxruntime_on_an_accelerator_in_one_line():
                       'name\n')
     assert result.returncode == 2 and result.stdout == ''
     assert result.stderr.strip().count('\n') == 0 and 'onnxruntime' in result.stderr
+
+
+@needs_onnxruntime
+def test_the_int8_bench_keeps_the_first_convolution_and_every_head_in_fp32(tmp_path):
+    """bench_nets --int8's 'ends fp32' candidate: the layers left out of quantization are
+    the trunk's first convolution and the four heads' layers, none of the other trunk's."""
+    from goengine.nn.nets import HeadsNet
+    from tests.programs import tool
+    bench_nets = tool('bench_nets')
+    model = HeadsNet(filters=8, layers=4, board_size=9).eval()
+    path = tmp_path / 'small.onnx'
+    path.write_bytes(backends.export_onnx(model))
+    kept = bench_nets.layers_at_the_ends(str(path))
+    trunk = [name for name in kept if name.startswith('/trunk/')]
+    assert trunk == ['/trunk/trunk.0/conv/Conv']
+    heads = {name.split('/')[1] for name in kept if not name.startswith('/trunk/')}
+    assert heads == {'policy_conv', 'value_conv', 'value_fc', 'value_out', 'ownership_conv',
+                     'score_out'}
+
+
+def test_the_int8_bench_reads_the_moves_played_and_refuses_a_broken_file(tmp_path):
+    from training.sampler import HEADS_MOVE
+    from tests.programs import tool
+    bench_nets = tool('bench_nets')
+    policy = tmp_path / 'val-policy.npz'
+    np.savez(policy, planes=np.zeros((3, 48, 9, 9), np.uint8), targets=np.array([4, 7, 9]))
+    assert bench_nets.moves_played(str(policy), 2).tolist() == [4, 7]
+    heads = tmp_path / 'val-heads.npz'
+    targets = np.zeros((2, HEADS_MOVE + 90), np.float32)
+    targets[:, HEADS_MOVE] = [12, 80]
+    np.savez(heads, planes=np.zeros((2, 49, 9, 9), np.uint8), targets=targets)
+    assert bench_nets.moves_played(str(heads), 10).tolist() == [12, 80]
+    broken = tmp_path / 'broken.npz'
+    broken.write_bytes(b'not a zip')
+
+    class Model:
+        planes = 49
+    for path in (broken, tmp_path / 'missing.npz'):
+        with pytest.raises(SystemExit, match='error: .*not a readable .npz'):
+            bench_nets.load_planes(str(path), Model, 10)
+
+
+@needs_onnxruntime
+def test_bench_search_measures_an_untrained_four_headed_shape(capsys):
+    """bench_search --heads: a random four-headed network of the asked shape runs in the
+    search on ONNX Runtime, its one call giving the value too (policy = value evaluations)."""
+    from tests.programs import tool
+    tool('bench_search').main(['--heads', '--filters', '8', '--layers', '3', '--size', '9',
+                               '--moves', '10', '--seconds', '0.5', '--splits', '1x1',
+                               '--device', 'cpu', '--backend', 'onnxruntime',
+                               '--expand-threshold', '1'])
+    out = capsys.readouterr().out
+    assert 'random four-headed k=8, 3 layers, onnxruntime fp32 on cpu' in out
+    evals = re.search(r'network evals/s +([\d.]+) +policy +([\d.]+) +value +([\d.]+)', out)
+    assert evals and float(evals[1]) > 0 and evals[2] == evals[3]

@@ -13,8 +13,11 @@ networks, how far the values move), on planes from a .npz or on random planes.
 Int8: candidates the engine does not use: a policy network's trunk in int8
 (torch.ao static quantization on fbgemm, per-channel weights) and any network
 with a policy output under ONNX Runtime's static int8 quantization (QDQ,
-per-channel), both calibrated on the planes; it reports each against fp32 speed
-in one run, and their top-1 agreement with fp32.
+per-channel), all of it or with its ends kept in fp32 (the first convolution,
+which reads the binary planes, and the heads); calibrated on 256 of the planes
+(--calibration: ONNX Runtime's method). It reports each against fp32 speed in
+one run, their top-1 agreement with fp32, how far the value moves, and, where
+the .npz holds the moves played ('targets'), each one's top-1 against them.
 """
 
 import argparse
@@ -102,14 +105,28 @@ def bench(model, args):
 
 def load_planes(path, model, limit):
     """Planes from a .npz: the array named 'planes', else the first of the right shape."""
+    try:
+        with np.load(path) as data:
+            names = ['planes'] if 'planes' in data.files else data.files
+            for name in names:
+                array = data[name]
+                if array.ndim == 4 and array.shape[1] == model.planes:
+                    print(f'planes: {path}[{name!r}], {min(limit, len(array))} of {len(array)}')
+                    return array[:limit]
+    except (OSError, ValueError, EOFError) as exc:
+        sys.exit(f'error: {path}: not a readable .npz ({exc})')
+    sys.exit(f'error: {path}: no array of shape (N, {model.planes}, s, s)')
+
+
+def moves_played(path, limit):
+    """The move played in each position of a trainer's validation .npz ('targets': the
+    move index for a policy set, HEADS_MOVE's column for a four-headed one), or None."""
+    from training.sampler import HEADS_MOVE
     with np.load(path) as data:
-        names = ['planes'] if 'planes' in data.files else data.files
-        for name in names:
-            array = data[name]
-            if array.ndim == 4 and array.shape[1] == model.planes:
-                print(f'planes: {path}[{name!r}], {min(limit, len(array))} of {len(array)}')
-                return array[:limit]
-    sys.exit(f'{path}: no array of shape (N, {model.planes}, s, s)')
+        if 'targets' not in data.files:
+            return None
+        targets = data['targets'][:limit]
+    return (targets if targets.ndim == 1 else targets[:, HEADS_MOVE]).astype(np.int64)
 
 
 def comparison_planes(model, args):
@@ -187,11 +204,24 @@ def quantized_policy(model, calibration):
     return tq.convert(net, inplace=True)
 
 
-def onnxruntime_int8(model, calibration, threads):
+def layers_at_the_ends(onnx_path):
+    """The exported network's first trunk convolution and every layer of its heads:
+    the layers where int8 rounding is thought to hurt most (binary input planes; the
+    outputs themselves)."""
+    import onnx
+    layers = [node for node in onnx.load(onnx_path).graph.node
+              if node.op_type in ('Conv', 'Gemm', 'MatMul')]
+    trunk = [node.name for node in layers if node.name.startswith('/trunk/')]
+    return trunk[:1] + [node.name for node in layers if not node.name.startswith('/trunk/')]
+
+
+def onnxruntime_int8(model, calibration, threads, keep_ends=False, method='minmax'):
     """ONNX Runtime's static int8 quantization of the network (QDQ, per-channel int8
-    weights, uint8 activations calibrated on `calibration`), as an evaluator."""
+    weights, uint8 activations calibrated on `calibration` by `method`), as an
+    evaluator; keep_ends: the first convolution and the heads stay fp32."""
     import tempfile
     from onnxruntime import quantization as q
+    calibrate_method = getattr(q.CalibrationMethod, CALIBRATION_METHODS[method])
 
     class Planes(q.CalibrationDataReader):
         def __init__(self):
@@ -207,16 +237,23 @@ def onnxruntime_int8(model, calibration, threads):
             f.write(backends.export_onnx(fold_batch_norm(model)))
         q.quantize_static(fp32_path, int8_path, Planes(), quant_format=q.QuantFormat.QDQ,
                           per_channel=True, weight_type=q.QuantType.QInt8,
-                          activation_type=q.QuantType.QUInt8)
+                          activation_type=q.QuantType.QUInt8,
+                          calibrate_method=calibrate_method,
+                          nodes_to_exclude=layers_at_the_ends(fp32_path) if keep_ends else [])
         with open(int8_path, 'rb') as f:
             return backends.OnnxRuntimeEvaluator(model, threads=threads, onnx_bytes=f.read())
+
+
+# --calibration: ONNX Runtime's ways to set the activations' ranges (q.CalibrationMethod)
+CALIBRATION_METHODS = {'minmax': 'MinMax', 'percentile': 'Percentile', 'entropy': 'Entropy'}
 
 
 def int8(model, args):
     if 'policy' not in getattr(model, 'heads', (model.kind,)):
         sys.exit('--int8 measures networks with a policy (move) output')
     planes = comparison_planes(model, args)
-    calibration = planes[::max(1, len(planes) // 256)]
+    # whole batches of 32: ONNX Runtime's histogram calibrations need equal batches
+    calibration = planes[::max(1, len(planes) // 256)][:256]
     fp32 = NetworkEvaluator(model, use_bf16=False, threads=args.threads)
     candidates = []
     if model.kind == 'policy':
@@ -227,14 +264,27 @@ def int8(model, args):
             return net(torch.from_numpy(x).float()).numpy()
         candidates.append(('torch.ao int8', torch_int8))
     if backends.onnxruntime_installed():
-        candidates.append(('onnxruntime int8', onnxruntime_int8(model, calibration,
-                                                                args.threads)))
+        for keep_ends in (False, True):
+            name = 'onnxruntime int8' + (', ends fp32' if keep_ends else '')
+            candidates.append((name, onnxruntime_int8(model, calibration, args.threads,
+                                                      keep_ends, args.calibration)))
     else:
         print('onnxruntime: not installed, its int8 not measured')
     reference = top_moves(fp32, planes)
+    values = outputs(fp32.value, planes) if 'value' in fp32.heads else None
+    played = moves_played(args.npz, args.positions) if args.npz else None
+    if played is not None:
+        print(f'fp32 top-1 against the moves played: {100 * np.mean(reference == played):.2f}%')
     for name, evaluator in candidates:
-        same = np.mean(top_moves(evaluator, planes) == reference)
-        print(f'top-1 agreement fp32 vs {name}: {100 * same:.2f}% over {len(planes)} positions')
+        top = top_moves(evaluator, planes)
+        line = (f'{name} vs fp32: top-1 agreement {100 * np.mean(top == reference):.2f}% '
+                f'over {len(planes)} positions')
+        if values is not None and not callable(evaluator):
+            moved = np.abs(outputs(evaluator.value, planes) - values)
+            line += f', |value difference| mean {moved.mean():.4f} max {moved.max():.4f}'
+        if played is not None:
+            line += f'; top-1 against the moves played {100 * np.mean(top == played):.2f}%'
+        print(line)
     print(f'\n{"batch":>5} | {"torch fp32 pos/s":>16} | ' +
           ' | '.join(f'{name + " pos/s":>22}' for name, _ in candidates))
     print('-' * (30 + 25 * len(candidates)))
@@ -263,6 +313,8 @@ def main():
     parser.add_argument('--int8', action='store_true',
                         help='time an int8 policy trunk against fp32 and report their agreement')
     parser.add_argument('--npz', help='with --agreement / --int8: .npz holding planes (N, C, s, s)')
+    parser.add_argument('--calibration', choices=sorted(CALIBRATION_METHODS), default='minmax',
+                        help='with --int8: how ONNX Runtime sets the activations\' ranges')
     parser.add_argument('--positions', type=int, default=512,
                         help='with --agreement / --int8: positions to compare (default 512)')
     args = parser.parse_args()

@@ -1,8 +1,9 @@
 #!/usr/bin/env python3
 """How fast is the search, and where does its time go?
 
-For every thread split asked for (simulation threads x torch threads) the
-search runs on one position for a few seconds and prints:
+For every thread split asked for (simulation threads x the network's threads,
+torch's or ONNX Runtime's) the search runs on one position for a few seconds
+and prints:
 
 * simulations/s and rollouts/s;
 * network evaluations/s (policy and value) and the mean batch;
@@ -76,6 +77,9 @@ def networks(args, net_threads):
     if args.weights:
         policy = loading.evaluator(args.weights, 'policy', threads, args.device, use_bf16,
                                    backend=backend)
+    elif args.heads:
+        policy = evaluator(nets.HeadsNet(filters=args.filters, layers=args.layers,
+                                         board_size=args.size))
     else:
         policy = evaluator(nets.PolicyNet(filters=args.filters, layers=args.layers,
                                           board_size=args.size))
@@ -123,7 +127,7 @@ def bench(split, game, color, policy, value, args):
     finally:
         search.close()
     thread_time = s['time_wait'] + s['time_select'] + s['time_rollout'] + s['time_backup']
-    print(f'\n== {sim_threads} simulation thread(s), {net_threads} torch thread(s), '
+    print(f'\n== {sim_threads} simulation thread(s), {net_threads} network thread(s), '
           f'{wall:.1f}s ==')
     print(f'simulations/s {s["sims"] / wall:9.0f}    rollouts/s {s["rollouts"] / wall:9.0f}'
           f'    tree nodes {s["nodes"]}    CPU {s["cpu"] / wall:.2f} cores '
@@ -157,10 +161,16 @@ def main(argv=None):
                    '(.sgf or .sgfs.gz) instead of from random moves')
     p.add_argument('--seconds', type=float, default=5.0)
     p.add_argument('--splits', default='1x1,2x1,2x2',
-                   help='simulation threads x torch threads, comma separated')
+                   help='simulation threads x network threads (torch\'s or ONNX '
+                   'Runtime\'s), comma separated')
     p.add_argument('--filters', type=int, default=192)
     p.add_argument('--layers', type=int, default=13)
     p.add_argument('--weights')
+    p.add_argument('--heads', action='store_true',
+                   help='without --weights: one random four-headed network of --filters and '
+                   '--layers (its value comes with each policy call, as with the shipped '
+                   'networks) instead of a policy and a value network: the speed of a shape '
+                   'before it is trained')
     p.add_argument('--value-weights')
     p.add_argument('--no-networks', action='store_true', help='rollouts and tree priors only')
     p.add_argument('--fp32', action='store_true',
@@ -203,7 +213,8 @@ def main(argv=None):
         except ValueError as e:   # a backend that cannot run here, a broken network file
             p.error(str(e))
         if policy is not None:
-            shape = args.weights or f'random k={args.filters}, {args.layers} layers'
+            shape = args.weights or (f'random {"four-headed " if args.heads else ""}'
+                                     f'k={args.filters}, {args.layers} layers')
             print(f'networks: {shape}, {policy.backend} '
                   f'{"bf16" if policy.use_bf16 else "fp32"} on {args.device}, '
                   f'batch {args.batch}')
@@ -211,7 +222,7 @@ def main(argv=None):
     print('\nsummary:')
     for (sims, nets_), (s, wall) in results:
         evals = s['network_calls']
-        print(f'  {sims} sim x {nets_} torch: {s["sims"] / wall:8.0f} simulations/s, '
+        print(f'  {sims} sim x {nets_} net: {s["sims"] / wall:8.0f} simulations/s, '
               f'{evals / wall:6.1f} network evals/s, {s["cpu"] / wall:.2f} cores used')
 
 

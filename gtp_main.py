@@ -110,8 +110,8 @@ def build_parser():
                         'smaller trusts the measured win rates more, larger the policy priors')
     p.add_argument('--expand-threshold', type=nonnegative_int, default=None, metavar='N',
                    help='visits before a leaf is expanded and sent to the policy network '
-                        '(AlphaGo: 40, the default); it rises on its own when the network '
-                        'falls behind')
+                        '(AlphaGo: 40, the default; 3 with the small network); it rises on '
+                        'its own when the network falls behind')
     loading.add_device_flag(p)
     loading.add_backend_flag(p)
     p.add_argument('--threads', type=positive_int, default=None, metavar='N',
@@ -160,15 +160,13 @@ def log(message):
 
 
 def search_config(args):
-    """SearchConfig with the search constants given on the command line; the rest AlphaGo's."""
-    from dataclasses import replace
-    from goengine.search.config import SearchConfig
-    given = {'mixing': args.mixing, 'c_puct': args.c_puct,
-             'expand_threshold': args.expand_threshold,
-             'net_threads': args.threads or None,
-             'stop_when_decided': False if args.spend_full_time else None}
-    config = SearchConfig().with_settings(args.search)
-    return replace(config, **{name: value for name, value in given.items() if value is not None})
+    """SearchConfig with the search constants given on the command line over those that
+    come with the shipped network the flags pick; the rest AlphaGo's."""
+    network = loading.network_name(args.weights, args.network, args.device)
+    return loading.search_config(
+        network, args.search, mixing=args.mixing, c_puct=args.c_puct,
+        expand_threshold=args.expand_threshold, net_threads=args.threads or None,
+        stop_when_decided=False if args.spend_full_time else None)
 
 
 def main(argv=None):

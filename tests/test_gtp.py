@@ -1137,24 +1137,47 @@ def test_main_lambda_takes_the_value_of_a_four_headed_file(tmp_path):
                        '--playouts', '30'])
 
 
-def test_network_names_pick_the_shipped_file_by_device():
-    """--network auto: the small network on the CPU, the large one on an accelerator; a
-    --weights file (or 'none') always wins; neither flag: the default weights."""
+def test_network_names_pick_the_shipped_file_by_device(monkeypatch):
+    """--network auto: the small network on a CPU without native bf16, the large one on
+    an accelerator and on a CPU with it; a --weights file (or 'none') always wins; no
+    network at all: the default weights; no flag: the large network."""
     from goengine.programs import loading
     small, large = loading.NETWORKS['small'], loading.NETWORKS['large']
-    assert loading.chosen_weights(None, 'auto', 'cpu') == small
-    for device in ('cuda', 'cuda:1', 'mps'):
-        assert loading.chosen_weights(None, 'auto', device) == large
-    assert loading.chosen_weights(None, 'large', 'cpu') == large
-    assert loading.chosen_weights(None, 'small', 'cuda') == small
-    assert loading.chosen_weights('my.pt', 'auto', 'cuda') == 'my.pt'
-    assert loading.chosen_weights('none', 'small', 'cpu') == 'none'
-    assert loading.chosen_weights(None, None, 'cpu') == loading.DEFAULT_WEIGHTS
+    for native_bf16, auto_on_cpu in ((False, small), (True, large)):
+        monkeypatch.setattr(loading, 'cpu_has_native_bf16', lambda: native_bf16)
+        assert loading.chosen_weights(None, 'auto', 'cpu') == auto_on_cpu
+        for device in ('cuda', 'cuda:1', 'mps'):
+            assert loading.chosen_weights(None, 'auto', device) == large
+        assert loading.chosen_weights(None, 'large', 'cpu') == large
+        assert loading.chosen_weights(None, 'small', 'cuda') == small
+        assert loading.chosen_weights('my.pt', 'auto', 'cuda') == 'my.pt'
+        assert loading.chosen_weights('none', 'small', 'cpu') == 'none'
+        assert loading.chosen_weights(None, None, 'cpu') == loading.DEFAULT_WEIGHTS
+        import gtp_main
+        args = gtp_main.build_parser().parse_args(['--device', 'cpu'])   # as a user starts it
+        assert loading.chosen_weights(args.weights, args.network, args.device) == large
     for path in (small, large):
         assert (REPO / path).is_file(), path
+
+
+def test_the_small_network_brings_its_expand_threshold(monkeypatch):
+    """The small network searches with n_thr's floor at 3 (as it was measured), the large
+    one and a named file with AlphaGo's 40; --search and --expand-threshold win over it."""
     import gtp_main
-    args = gtp_main.build_parser().parse_args([])     # the engine as a user starts it
-    assert loading.chosen_weights(args.weights, args.network, 'cpu') == large
+    from goengine.programs import loading
+    monkeypatch.setattr(loading, 'cpu_has_native_bf16', lambda: False)
+
+    def floor(*argv):
+        return gtp_main.search_config(gtp_main.build_parser().parse_args(
+            ['--device', 'cpu', *argv])).expand_threshold
+
+    assert floor('--network', 'small') == 3 == floor('--network', 'auto')
+    assert floor() == 40 == floor('--network', 'large') == floor('--weights', 'my.pt')
+    assert floor('--search', 'expand_threshold=7') == 7
+    assert floor('--expand-threshold', '9', '--search', 'expand_threshold=7') == 9
+    assert floor('--network', 'large', '--search', 'c_puct=2') == 40
+    monkeypatch.setattr(loading, 'cpu_has_native_bf16', lambda: True)
+    assert floor('--network', 'auto') == 40
 
 
 def test_main_network_flag_loads_the_shipped_network():

@@ -130,10 +130,10 @@ class RssSampler:
 
 
 def default_ours():
-    """gtp_main with its default network when that file is there, else the random player
-    (--weights none)."""
+    """gtp_main with its default network (auto: either shipped one) when the files are
+    there, else the random player (--weights none)."""
     from goengine.programs import loading
-    there = (REPO / loading.NETWORKS[loading.DEFAULT_NETWORK]).exists()
+    there = all((REPO / path).exists() for path in loading.NETWORKS.values())
     return match.default_ours() + ('' if there else ' --weights none')
 
 

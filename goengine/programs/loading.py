@@ -11,7 +11,8 @@ and hands the parts to the player of the kind asked for:
 Every kind also gets the rollout policy, whose playouts judge dead stones
 (final_score, final_status_list). The paths are this module's too: the
 default weights, the shipped networks by name (--network: the small one for
-the search on a CPU, the large one on a GPU), the value network found beside
+the search on a CPU without native bf16, the large one elsewhere) and the search
+settings that come with them, the value network found beside
 the policy, the word 'none' for no network, and relative paths looked up in
 the installation.
 """
@@ -34,27 +35,54 @@ NO_NETWORK = 'none'
 NETWORKS = {'small': os.path.join('weights', 'heads-k96.pt'),
             'large': os.path.join('weights', 'heads-k192.pt')}
 AUTO = 'auto'
+# Search settings that come with a shipped network unless the command line sets them:
+# the small network keeps up with the search on a CPU, so a leaf gets children of its
+# own after 3 visits, not AlphaGo's 40 (n_thr's floor; it rises when the network falls
+# behind). That is how it was measured against the large one (docs/RESULTS.md).
+NETWORK_SEARCH = {'small': {'expand_threshold': 3}}
 # What plays when no network is named: with its value head mixed in at lambda 0.5 the
 # k=192 four-headed network won 49 of 72 games against weights/sl.pt on rollouts alone
 # at 1 s a move on two Zen 5 and Zen 4 cores (Wilson 95 %: 56.6-77.7 %), and the SPRT
 # (0 against 50 Elo) accepted it as the stronger (docs/RESULTS.md, 2026-11-27).
-# The k=96 one, 3.1 times as fast, won 99 of 192 against it at 1 s a move on two Zen 4
-# cores with n_thr's floor at 3 (Wilson 44.5-58.5 %, SPRT undecided): no better shown,
-# it plays only when named.
+# Against it at 1 s a move the k=96 one won 99 of 192 on two Zen 4 cores with native
+# bf16 (Wilson 44.5-58.5 %: no better shown there, so auto keeps the large one on such
+# CPUs) and 79 of 134 on two AVX2-only ones, where it runs 3.97 times as many positions
+# a second in the search (Wilson 50.5-66.9 %, SPRT LLR 2.071 of 2.944: undecided), so
+# auto takes it there, and the default becomes auto once that SPRT accepts.
 DEFAULT_NETWORK = 'large'
 
 
 def add_network_flags(parser, default_network=DEFAULT_NETWORK):
     """--weights FILE and --network NAME, as every program that plays takes them:
-    a file named wins; else the network named (auto: by --device)."""
+    a file named wins; else the network named (auto: by --device and the CPU)."""
     parser.add_argument('--weights', default=None, metavar='FILE',
                         help='network file: an SL policy or a four-headed network (default: '
                              'the --network\'s file; also looked up next to the program); '
                              '"none": no network')
     parser.add_argument('--network', default=default_network, choices=(AUTO, *NETWORKS),
                         help='a shipped network: small (k=96, made for the search on a CPU), '
-                             'large (k=192, for a GPU), or auto: large on a GPU, small on the '
-                             'CPU' + (' (default: %(default)s)' if default_network else ''))
+                             'large (k=192), or auto: the small one on a CPU without native '
+                             'bf16 (AVX2 only), the large one on a GPU and on a CPU with '
+                             'AVX-512 BF16 or AMX' +
+                             (' (default: %(default)s)' if default_network else ''))
+
+
+def cpu_has_native_bf16():
+    """Whether this CPU does bf16 arithmetic natively (inference.bf16_is_fast); torch is
+    imported only when asked."""
+    from goengine.nn.inference import bf16_is_fast
+    return bf16_is_fast()
+
+
+def network_name(weights, network, device):
+    """The shipped network ('small' or 'large') the flags pick on `device`, or None
+    when a file (or 'none') is named or no network at all."""
+    if weights is not None or network is None:
+        return None
+    if network == AUTO:
+        fp32_cpu = is_cpu(device) and not cpu_has_native_bf16()
+        return 'small' if fp32_cpu else 'large'
+    return network
 
 
 def chosen_weights(weights, network, device):
@@ -62,11 +90,20 @@ def chosen_weights(weights, network, device):
     the `network`'s file for `device`, else DEFAULT_WEIGHTS."""
     if weights is not None:
         return weights
-    if network is None:
-        return DEFAULT_WEIGHTS
-    if network == AUTO:
-        network = 'small' if is_cpu(device) else 'large'
-    return NETWORKS[network]
+    name = network_name(weights, network, device)
+    return DEFAULT_WEIGHTS if name is None else NETWORKS[name]
+
+
+def search_config(network, settings=(), **given):
+    """SearchConfig for the search with the shipped `network` (a name or None): that
+    network's NETWORK_SEARCH settings, then `settings` ('NAME=VALUE' strings, as
+    --search takes them), then the `given` ones that are not None; the rest AlphaGo's.
+    Raises ValueError for a bad setting."""
+    from dataclasses import replace
+    from goengine.search.config import SearchConfig
+    config = replace(SearchConfig(), **NETWORK_SEARCH.get(network, {}))
+    config = config.with_settings(settings)
+    return replace(config, **{name: value for name, value in given.items() if value is not None})
 
 
 def add_device_flag(parser):

@@ -291,7 +291,9 @@ def main(argv=None):
         return 2
     weights, value_weights, backend = networks
     try:
-        player = loading.load_player('search', weights, value_weights,
+        config = loading.search_config(
+            loading.network_name(args.weights, args.network, args.device))
+        player = loading.load_player('search', weights, value_weights, config=config,
                                      log=lambda message: None, device=args.device,
                                      backend=backend)
     except netfile.NetworkLoadError as exc:

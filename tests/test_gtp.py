@@ -1173,8 +1173,10 @@ def test_the_small_network_brings_its_expand_threshold(monkeypatch):
 
     assert floor('--network', 'small') == 3 == floor('--network', 'auto')
     assert floor() == 40 == floor('--network', 'large') == floor('--weights', 'my.pt')
-    assert floor('--search', 'expand_threshold=7') == 7
-    assert floor('--expand-threshold', '9', '--search', 'expand_threshold=7') == 9
+    assert floor('--network', 'small', '--search', 'expand_threshold=7') == 7
+    assert floor('--network', 'small', '--expand-threshold', '9',
+                 '--search', 'expand_threshold=7') == 9
+    assert floor('--network', 'small', '--search', 'c_puct=2') == 3
     assert floor('--network', 'large', '--search', 'c_puct=2') == 40
     monkeypatch.setattr(loading, 'cpu_has_native_bf16', lambda: True)
     assert floor('--network', 'auto') == 40

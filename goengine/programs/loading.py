@@ -46,8 +46,8 @@ NETWORK_SEARCH = {'small': {'expand_threshold': 3}}
 # (0 against 50 Elo) accepted it as the stronger (docs/RESULTS.md, 2026-11-27).
 # Against it at 1 s a move the k=96 one won 99 of 192 on two Zen 4 cores with native
 # bf16 (Wilson 44.5-58.5 %: no better shown there, so auto keeps the large one on such
-# CPUs) and 79 of 134 on two AVX2-only ones, where it runs 3.97 times as many positions
-# a second in the search (Wilson 50.5-66.9 %, SPRT LLR 2.071 of 2.944: undecided), so
+# CPUs) and 84 of 140 on two AVX2-only ones, where it runs 3.97 times as many positions
+# a second in the search (Wilson 51.7-67.7 %, SPRT LLR 2.585 of 2.944: undecided), so
 # auto takes it there, and the default becomes auto once that SPRT accepts.
 DEFAULT_NETWORK = 'large'
 

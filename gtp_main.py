@@ -221,6 +221,9 @@ def main(argv=None):
     engine_player.verbose = args.verbose
     if args.verbose:
         log(f'goengine: player {engine_player.name}, weights {weights}, value {value_weights}')
+        if kind == 'search':
+            changed = engine_player.config.settings_changed()
+            log(f'goengine: search settings {" ".join(changed) if changed else "(the defaults)"}')
 
     clock = TimeManager(time_per_move=args.time_per_move, margin=args.margin,
                         playouts=args.playouts or None)

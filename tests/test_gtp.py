@@ -1186,10 +1186,11 @@ def test_main_network_flag_loads_the_shipped_network():
     """--network small loads weights/heads-k96.pt, four heads on one trunk; a name that
     ships no network is one clear error."""
     pytest.importorskip('torch')
-    result = run_main(['--network', 'small', '--device', 'cpu', '--playouts', '20'],
+    result = run_main(['--network', 'small', '--device', 'cpu', '--playouts', '20', '--verbose'],
                       'boardsize 19\nclear_board\ngenmove b\n', timeout=120)
     assert result.returncode == 0, result.stderr
     assert 'heads-k96.pt: one network, heads policy, value, ownership, score' in result.stderr
+    assert 'goengine: search settings expand_threshold=3\n' in result.stderr
     assert re.fullmatch(r'= [A-HJ-T]\d+', responses(result.stdout)[2])
     result = run_main(['--network', 'huge'], 'name\n')
     assert result.returncode == 2 and result.stdout == '' and '--network' in result.stderr
@@ -1220,6 +1221,7 @@ def test_main_search_settings_set_any_constant_and_bad_ones_stop_the_engine():
     """--search NAME=VALUE reaches any SearchConfig field; the named flags win over
     it; an unknown name or a bad value stops before GTP starts, saying which."""
     import gtp_main
+    from goengine.search.config import SearchConfig
     parser = gtp_main.build_parser()
     config = gtp_main.search_config(parser.parse_args(
         ['--search', 'fpu_from_parent=true', '--search', 'fpu_reduction=0.25',
@@ -1228,6 +1230,11 @@ def test_main_search_settings_set_any_constant_and_bad_ones_stop_the_engine():
             config.c_puct) == (True, 0.25, 150, 3.0)
     assert gtp_main.search_config(parser.parse_args(
         ['--search', 'fpu_from_parent=no'])).fpu_from_parent is False
+    # what a --verbose log line shows of the changes reads back as the same config
+    assert sorted(config.settings_changed()) == [
+        'c_puct=3.0', 'dynamic_komi_moves=150', 'fpu_from_parent=True', 'fpu_reduction=0.25']
+    assert SearchConfig().with_settings(config.settings_changed()) == config
+    assert SearchConfig().settings_changed() == []
     for setting, named in [('no_such_constant=1', 'no_such_constant'),
                            ('c_puct', 'c_puct'), ('expand_threshold=1.5', 'expand_threshold'),
                            ('fpu_from_parent=maybe', 'fpu_from_parent'),

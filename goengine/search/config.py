@@ -143,6 +143,13 @@ class SearchConfig:
                                  f'got {text!r}') from None
         return replace(self, **changes)
 
+    def settings_changed(self):
+        """'NAME=VALUE' for each setting not at its default, as --search takes them:
+        how this search differs from the one the comments above describe."""
+        default = SearchConfig()
+        return [f'{f.name}={getattr(self, f.name)}' for f in fields(self)
+                if getattr(self, f.name) != getattr(default, f.name)]
+
     def dynamic_komi(self, handicap, ply):
         """Extra komi (points) White's rollouts count with at `ply` of a game with
         `handicap` stones: dynamic_komi_per_stone a stone at the start, falling

@@ -30,7 +30,7 @@ the middle game and keeping a safety margin, and thinks up to twice its budget
 without them every move gets --time-per-move seconds (default 5).
 
 examples:
-  .venv/bin/python gtp_main.py                           # the search, weights/heads-k192.pt, 5 s a move
+  .venv/bin/python gtp_main.py                           # the search (--network auto), 5 s a move
   .venv/bin/python gtp_main.py --weights none --verbose  # random sensible moves, no network
   .venv/bin/python gtp_main.py --time-per-move 2 --ponder
   .venv/bin/python gtp_main.py --network small           # the k=96 network made for the CPU

@@ -1140,7 +1140,7 @@ def test_main_lambda_takes_the_value_of_a_four_headed_file(tmp_path):
 def test_network_names_pick_the_shipped_file_by_device(monkeypatch):
     """--network auto: the small network on a CPU without native bf16, the large one on
     an accelerator and on a CPU with it; a --weights file (or 'none') always wins; no
-    network at all: the default weights; no flag: the large network."""
+    network at all: the default weights; no flag: auto."""
     from goengine.programs import loading
     small, large = loading.NETWORKS['small'], loading.NETWORKS['large']
     for native_bf16, auto_on_cpu in ((False, small), (True, large)):
@@ -1155,7 +1155,7 @@ def test_network_names_pick_the_shipped_file_by_device(monkeypatch):
         assert loading.chosen_weights(None, None, 'cpu') == loading.DEFAULT_WEIGHTS
         import gtp_main
         args = gtp_main.build_parser().parse_args(['--device', 'cpu'])   # as a user starts it
-        assert loading.chosen_weights(args.weights, args.network, args.device) == large
+        assert loading.chosen_weights(args.weights, args.network, args.device) == auto_on_cpu
     for path in (small, large):
         assert (REPO / path).is_file(), path
 
@@ -1171,15 +1171,15 @@ def test_the_small_network_brings_its_expand_threshold(monkeypatch):
         return gtp_main.search_config(gtp_main.build_parser().parse_args(
             ['--device', 'cpu', *argv])).expand_threshold
 
-    assert floor('--network', 'small') == 3 == floor('--network', 'auto')
-    assert floor() == 40 == floor('--network', 'large') == floor('--weights', 'my.pt')
+    assert floor('--network', 'small') == 3 == floor('--network', 'auto') == floor()
+    assert floor('--network', 'large') == 40 == floor('--weights', 'my.pt')
     assert floor('--network', 'small', '--search', 'expand_threshold=7') == 7
     assert floor('--network', 'small', '--expand-threshold', '9',
                  '--search', 'expand_threshold=7') == 9
     assert floor('--network', 'small', '--search', 'c_puct=2') == 3
     assert floor('--network', 'large', '--search', 'c_puct=2') == 40
     monkeypatch.setattr(loading, 'cpu_has_native_bf16', lambda: True)
-    assert floor('--network', 'auto') == 40
+    assert floor('--network', 'auto') == 40 == floor()
 
 
 def test_main_network_flag_loads_the_shipped_network():
@@ -1201,7 +1201,8 @@ def test_main_search_constants_come_from_the_command_line(tmp_path):
     import gtp_main
     from goengine.search.config import SearchConfig
     parser = gtp_main.build_parser()
-    assert gtp_main.search_config(parser.parse_args([])) == SearchConfig()
+    # the large network brings no settings of its own (the small one's: elsewhere)
+    assert gtp_main.search_config(parser.parse_args(['--network', 'large'])) == SearchConfig()
     config = gtp_main.search_config(parser.parse_args(['--c-puct', '2.5', '--expand-threshold',
                                                        '10', '--lambda', '1']))
     assert (config.c_puct, config.expand_threshold, config.mixing) == (2.5, 10, 1.0)
@@ -1224,8 +1225,9 @@ def test_main_search_settings_set_any_constant_and_bad_ones_stop_the_engine():
     from goengine.search.config import SearchConfig
     parser = gtp_main.build_parser()
     config = gtp_main.search_config(parser.parse_args(
-        ['--search', 'fpu_from_parent=true', '--search', 'fpu_reduction=0.25',
-         '--search', 'dynamic_komi_moves=150', '--search', 'c_puct=1', '--c-puct', '3']))
+        ['--network', 'large', '--search', 'fpu_from_parent=true',
+         '--search', 'fpu_reduction=0.25', '--search', 'dynamic_komi_moves=150',
+         '--search', 'c_puct=1', '--c-puct', '3']))
     assert (config.fpu_from_parent, config.fpu_reduction, config.dynamic_komi_moves,
             config.c_puct) == (True, 0.25, 150, 3.0)
     assert gtp_main.search_config(parser.parse_args(

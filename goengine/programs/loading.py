@@ -46,10 +46,11 @@ NETWORK_SEARCH = {'small': {'expand_threshold': 3}}
 # (0 against 50 Elo) accepted it as the stronger (docs/RESULTS.md, 2026-11-27).
 # Against it at 1 s a move the k=96 one won 99 of 192 on two Zen 4 cores with native
 # bf16 (Wilson 44.5-58.5 %: no better shown there, so auto keeps the large one on such
-# CPUs) and 84 of 140 on two AVX2-only ones, where it runs 3.97 times as many positions
-# a second in the search (Wilson 51.7-67.7 %, SPRT LLR 2.585 of 2.944: undecided), so
-# auto takes it there, and the default becomes auto once that SPRT accepts.
-DEFAULT_NETWORK = 'large'
+# CPUs) and 100 of 167 on two AVX2-only ones, where it runs 3.97 times as many
+# positions a second in the search (Wilson 52.3-67.0 %; the SPRT, 0 against 50 Elo,
+# accepted it as the stronger). So auto plays by default: the small network on a CPU
+# without native bf16, the large one elsewhere.
+DEFAULT_NETWORK = AUTO
 
 
 def add_network_flags(parser, default_network=DEFAULT_NETWORK):

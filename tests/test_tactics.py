@@ -25,6 +25,8 @@ REPO = Path(__file__).resolve().parent.parent
 SUITE = REPO / 'tests' / 'tactics' / 'suite.tst'
 LOSSES = REPO / 'tests' / 'tactics' / 'losses' / 'suite.tst'    # groups our lost games lost
 LOSS_PROBLEMS = 4
+LOSSES_K96 = REPO / 'tests' / 'tactics' / 'losses-k96' / 'suite.tst'   # the k=96 engine's
+LOSS_K96_PROBLEMS = 7
 GNUGO = shutil.which('gnugo') or '/usr/games/gnugo'
 needs_gnugo = pytest.mark.skipif(not Path(GNUGO).exists(), reason='GNU Go is not installed')
 
@@ -45,7 +47,8 @@ def test_the_runner_reads_gogui_regression_files(tmp_path):
         regress.read_suite(bad)
 
 
-@pytest.mark.parametrize('suite, problems', [(SUITE, 60), (LOSSES, LOSS_PROBLEMS)])
+@pytest.mark.parametrize('suite, problems', [(SUITE, 60), (LOSSES, LOSS_PROBLEMS),
+                                             (LOSSES_K96, LOSS_K96_PROBLEMS)])
 def test_every_problem_loads_and_its_answers_are_legal(suite, problems):
     tests = regress.read_suite(suite)
     assert len(tests) == problems
@@ -60,7 +63,7 @@ def test_every_problem_loads_and_its_answers_are_legal(suite, problems):
 
 
 @needs_gnugo
-@pytest.mark.parametrize('suite, every', [(SUITE, 12), (LOSSES, 1)])
+@pytest.mark.parametrize('suite, every', [(SUITE, 12), (LOSSES, 1), (LOSSES_K96, 2)])
 def test_gnu_go_reading_confirms_a_sample_of_answers(suite, every):
     """The oracle again, independently of how the suite was made: after each accepted
     answer GNU Go must find the target settled, a string by its tactical reading, a

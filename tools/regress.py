@@ -28,8 +28,7 @@ from harness.gtp_client import EngineError, GtpFailure, GtpProcess
 
 REPO = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 DEFAULT_ENGINE = (f"{shlex.quote(sys.executable)} {shlex.quote(os.path.join(REPO, 'gtp_main.py'))}"
-                  f" --weights {shlex.quote(os.path.join(REPO, 'weights', 'sl.pt'))}"
-                  f" --time-per-move 3")
+                  f" --time-per-move 3")    # its default network, as a user runs it
 NUMBERED = re.compile(r"^(\d+)\s+(\S.*)$")
 EXPECTED = re.compile(r"^#\?\s*\[(.*)\](\*?)\s*$")
 
@@ -117,7 +116,7 @@ def main(argv=None):
                                      formatter_class=argparse.RawDescriptionHelpFormatter)
     parser.add_argument("suite", help="a .tst file")
     parser.add_argument("--engine", default=DEFAULT_ENGINE,
-                        help="the engine's command line (default: goengine at 3 s a move)")
+                        help="the engine's command line (default: goengine with its default network at 3 s a move)")
     parser.add_argument("--timeout", type=float, default=120.0, help="seconds for one answer")
     args = parser.parse_args(argv)
     try:

@@ -116,7 +116,8 @@ def main(argv=None):
                                      formatter_class=argparse.RawDescriptionHelpFormatter)
     parser.add_argument("suite", help="a .tst file")
     parser.add_argument("--engine", default=DEFAULT_ENGINE,
-                        help="the engine's command line (default: goengine with its default network at 3 s a move)")
+                        help="the engine's command line "
+                             "(default: goengine with its default network at 3 s a move)")
     parser.add_argument("--timeout", type=float, default=120.0, help="seconds for one answer")
     args = parser.parse_args(argv)
     try:

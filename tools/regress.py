@@ -25,10 +25,9 @@ from dataclasses import dataclass
 
 import _checkout  # noqa: F401  (this checkout's packages first)
 from harness.gtp_client import EngineError, GtpFailure, GtpProcess
+from harness.match import default_ours
 
-REPO = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
-DEFAULT_ENGINE = (f"{shlex.quote(sys.executable)} {shlex.quote(os.path.join(REPO, 'gtp_main.py'))}"
-                  f" --time-per-move 3")    # its default network, as a user runs it
+DEFAULT_ENGINE = f"{default_ours()} --time-per-move 3"    # its default network, as a user runs it
 NUMBERED = re.compile(r"^(\d+)\s+(\S.*)$")
 EXPECTED = re.compile(r"^#\?\s*\[(.*)\](\*?)\s*$")
 

@@ -3,9 +3,7 @@
 The full comparison (goengine at 3 s a move against GNU Go level 10 on all 60
 problems) is a measurement, run by hand: see docs/RESULTS.md."""
 
-import shlex
 import shutil
-import sys
 from pathlib import Path
 
 import pytest
@@ -14,6 +12,7 @@ from goengine import BLACK, WHITE
 from goengine.game import coords, sgffile
 from goengine.game.state import from_record
 from harness.gnugo import GnuGo
+from harness.match import default_ours
 from tests.programs import tool
 
 regress = tool("regress")
@@ -109,8 +108,7 @@ def test_goengine_runs_through_the_runner(tmp_path):
     sample.write_text('\n\n'.join(text[1:4]) + '\n')         # the first three problems
     for name in ('001.sgf', '002.sgf', '003.sgf'):
         shutil.copy(SUITE.parent / name, tmp_path / name)
-    engine = (f'{shlex.quote(sys.executable)} {shlex.quote(str(REPO / "gtp_main.py"))} '
-              f'--weights none --playouts 50')
+    engine = f'{default_ours()} --weights none --playouts 50'
     lines = []
     passed, failed, total = regress.run(sample, engine, log=lines.append)
     assert total == 3 and passed + len(failed) == 3

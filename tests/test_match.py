@@ -14,9 +14,7 @@ from sgfmill import sgf
 from harness import match
 from tests.programs import tool
 
-REPO = Path(__file__).resolve().parent.parent
-
-OURS = f'{shlex.quote(sys.executable)} {shlex.quote(str(REPO / "gtp_main.py"))} --weights none'
+OURS = f'{match.default_ours()} --weights none'
 GNUGO = shutil.which('gnugo') or ('/usr/games/gnugo' if os.path.exists('/usr/games/gnugo')
                                    else None)
 LAST_LINE = re.compile(r'^wins (\d+) losses (\d+) draws (\d+) games (\d+) '

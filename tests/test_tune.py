@@ -5,16 +5,15 @@ searches that differ in one --search setting)."""
 import math
 import shlex
 import sys
-from pathlib import Path
 
 import pytest
 
+from harness.match import default_ours
 from tests.programs import tool
 from tests.test_match import FAKE_ENGINE
 
 tune = tool("tune")
 
-REPO = Path(__file__).resolve().parent.parent
 
 
 def test_expected_score_is_logistic_elo():
@@ -104,8 +103,7 @@ def test_a_real_game_between_two_search_settings(tmp_path, capsys):
     from goengine.nn import netfile, nets
     weights = tmp_path / 'tiny.pt'
     netfile.save_network(weights, nets.PolicyNet(filters=4, layers=2, board_size=9))
-    engine = (f'{shlex.quote(sys.executable)} {shlex.quote(str(REPO / "gtp_main.py"))} '
-              f'--weights {shlex.quote(str(weights))} --threads 1 --playouts 30')
+    engine = f'{default_ours()} --weights {shlex.quote(str(weights))} --threads 1 --playouts 30'
     lines = run_tune(capsys, tmp_path, '--engine', engine, '--candidate',
                      '--search fpu_from_parent=true --search fpu_reduction=0.1',
                      '--max-games', '1', '--max-moves', '16', '--time-per-move', '2')

@@ -368,6 +368,19 @@ def earlier_outcomes(results_path):
     return found
 
 
+def earlier_agreements(results_path):
+    """{game number: whether our count and the scorer's named the same winner} of the
+    counted games already in a results.txt, so a resumed match's scoring line counts
+    them all, as its last line counts every game."""
+    found = {}
+    if Path(results_path).exists():
+        for line in Path(results_path).read_text().splitlines():
+            m = re.match(r'game (\d+): .*; score ours \S+ scorer \S+ (agree|DISAGREE)', line)
+            if m:
+                found[int(m.group(1))] = m.group(2) == 'agree'
+    return found
+
+
 def summary(results, earlier=()):
     """The last line: wins, losses, draws and the win rate with its 95% interval.
 
@@ -384,10 +397,14 @@ def summary(results, earlier=()):
             f'win_rate {100 * rate:.1f}% (95% Wilson {100 * low:.1f}%-{100 * high:.1f}%)')
 
 
-def agreement(results):
-    both = [r for r in results if r.our_score is not None and r.scorer_score is not None]
-    same = sum(scoring.winner(r.our_score) == scoring.winner(r.scorer_score) for r in both)
-    return f'scoring: ours and the scorer agree on the winner in {same} of {len(both)} scored games'
+def agreement(results, earlier=()):
+    """The scoring line: in how many counted games our count and the scorer's named
+    the same winner. earlier: earlier_agreements' verdicts of games played before."""
+    verdicts = list(earlier) + [scoring.winner(r.our_score) == scoring.winner(r.scorer_score)
+                                for r in results
+                                if r.our_score is not None and r.scorer_score is not None]
+    return (f'scoring: ours and the scorer agree on the winner in {sum(verdicts)} of '
+            f'{len(verdicts)} scored games')
 
 
 def with_time_per_move(command, seconds):

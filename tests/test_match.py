@@ -254,6 +254,26 @@ def test_a_match_can_continue_in_the_same_folder(tmp_path):
     assert match.earlier_outcomes(tmp_path / 'missing.txt') == {}
 
 
+def test_a_continued_match_counts_the_scoring_of_every_game(tmp_path):
+    """The scoring line of a resumed match covers the games before it, as the last line does."""
+    counted = match.GameResult(1, 'ours', 'opponent', match.BLACK, 'score', 'B+2.5', 250,
+                               our_score=2.5, scorer_score=2.5)
+    disputed = match.GameResult(2, 'opponent', 'ours', match.WHITE, 'score', 'W+3.5', 260,
+                                our_score=1.5, scorer_score=-3.5)
+    resigned = match.GameResult(3, 'ours', 'opponent', match.WHITE, 'resign', 'W+R', 180)
+    path = tmp_path / 'results.txt'
+    path.write_text(''.join(match.describe(r) + '\n' for r in (counted, disputed, resigned)))
+    earlier = match.earlier_agreements(path)
+    assert earlier == {1: True, 2: False}
+    later = match.GameResult(4, 'opponent', 'ours', match.WHITE, 'score', 'W+0.5', 270,
+                             our_score=-0.5, scorer_score=-0.5)
+    assert match.agreement([later], earlier.values()) == \
+        'scoring: ours and the scorer agree on the winner in 2 of 3 scored games'
+    assert match.agreement([resigned]) == \
+        'scoring: ours and the scorer agree on the winner in 0 of 0 scored games'
+    assert match.earlier_agreements(tmp_path / 'missing.txt') == {}
+
+
 # -- tools/lead_drop.py ----------------------------------------------------------
 
 @pytest.mark.skipif(not Path('/usr/games/gnugo').exists(), reason='GNU Go is not installed')

@@ -29,7 +29,8 @@ from pathlib import Path
 import _checkout  # noqa: F401  (this checkout's packages first)
 from harness.match import (DEFAULT_OPPONENT, REPO, MoveLimit, Side, add_game_arguments,
                            agreement, commands_differ, default_ours, describe,
-                           earlier_outcomes, play_game, summary, with_time_per_move)
+                           earlier_agreements, earlier_outcomes, play_game, summary,
+                           with_time_per_move)
 
 
 def build_parser():
@@ -81,6 +82,7 @@ def main(argv=None):
         print(f'match: {differ}', file=sys.stderr)
         return 2
     earlier = earlier_outcomes(out / 'results.txt')
+    earlier_counts = earlier_agreements(out / 'results.txt')
     first = max(earlier, default=0) + 1
     if earlier:
         print(f'continuing: {len(earlier)} games already in {out / "results.txt"}', flush=True)
@@ -97,7 +99,8 @@ def main(argv=None):
             print(line, flush=True)
             log.write(line + '\n')
             log.flush()   # a match stopped mid-way keeps every finished game for --games resume
-        for line in (agreement(results), summary(results, earlier.values())):
+        for line in (agreement(results, earlier_counts.values()),
+                     summary(results, earlier.values())):
             print(line, flush=True)
             log.write(line + '\n')
     return 0

@@ -356,29 +356,32 @@ def commands_differ(out, commands):
             f'use another --out (before: {path.read_text().strip()!r}; now: {text.strip()!r})')
 
 
-def earlier_outcomes(results_path):
-    """{game number: outcome} of the games already in a results.txt, so a match
-    that was stopped and resumed (--out the same folder) counts them all."""
+def _earlier_games(results_path, pattern):
+    """{game number: the regex match} of the per-game lines of a results.txt that match
+    `pattern` (after 'game N: ')."""
     found = {}
     if Path(results_path).exists():
         for line in Path(results_path).read_text().splitlines():
-            m = re.match(r'game (\d+): .*?, winner (ours|opponent|none)', line)
+            m = re.match(r'game (\d+): ' + pattern, line)
             if m:
-                found[int(m.group(1))] = m.group(2)
+                found[int(m.group(1))] = m
     return found
+
+
+def earlier_outcomes(results_path):
+    """{game number: outcome} of the games already in a results.txt, so a match
+    that was stopped and resumed (--out the same folder) counts them all."""
+    pattern = r'.*?, winner (ours|opponent|none)'
+    return {number: m.group(2) for number, m in _earlier_games(results_path, pattern).items()}
 
 
 def earlier_agreements(results_path):
     """{game number: whether our count and the scorer's named the same winner} of the
     counted games already in a results.txt, so a resumed match's scoring line counts
     them all, as its last line counts every game."""
-    found = {}
-    if Path(results_path).exists():
-        for line in Path(results_path).read_text().splitlines():
-            m = re.match(r'game (\d+): .*; score ours \S+ scorer \S+ (agree|DISAGREE)', line)
-            if m:
-                found[int(m.group(1))] = m.group(2) == 'agree'
-    return found
+    pattern = r'.*; score ours \S+ scorer \S+ (agree|DISAGREE)'
+    return {number: m.group(2) == 'agree'
+            for number, m in _earlier_games(results_path, pattern).items()}
 
 
 def summary(results, earlier=()):

@@ -350,6 +350,11 @@ def test_gpu_kit_packs_trains_detached_fetches_and_resumes_at_home(data, tmp_pat
     sliced = GameStore.load(pack / f"{data.name}-train.npz")
     whole = load_split("train", str(data), f"{data}-cache", log=lambda m: None)
     assert len(sliced) == 12 and sliced[0].moves == whole[1].moves
+    (pack / "later.labels.npz").write_bytes(bytes(2**20))   # as tools/label_games.py adds them
+    kit.main(["size", f"--out={pack}", "--max-mib=1000"])
+    with pytest.raises(SystemExit, match="larger --of"):
+        kit.main(["size", f"--out={pack}", f"--max-mib={kit.tracked_mib() + 1}"])
+    (pack / "later.labels.npz").unlink()
     kit.main(["build"])
 
     flags = [f"--data-dir={data}", f"--cache-dir={pack}", "--filters=8", "--layers=2",

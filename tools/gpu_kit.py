@@ -8,6 +8,7 @@ Python with torch and numpy there; sgfmill, tqdm and matplotlib are optional.
 
 here, before:   pack   a slice of the training games (and the held-out month) as
                        compressed game stores, into a folder to copy over
+                size   whether that folder (labelled since) and the checkout still fit
 there, first:   build  the Cython core in place (without setuptools if need be)
                 start  the trainer detached (a session of its own)
 there, meanwhile: wait print the trainer's log for up to N minutes
@@ -60,7 +61,6 @@ def pack(args):
     if not 0 <= args.slice < args.of:
         raise SystemExit(f"--slice must be in 0..{args.of - 1}")
     os.makedirs(args.out, exist_ok=True)
-    sizes = 0.0
     for split in ("val", "train"):
         store = load_split(split, args.data_dir, args.cache_dir)
         chosen = np.arange(len(store))
@@ -81,23 +81,28 @@ def pack(args):
         packed.a["names"] = np.full(len(packed), "", dtype="<U1")  # only error messages use them
         path = split_cache_path(split, args.data_dir, args.out)
         packed.save(path, compressed=True)
-        sizes += mib(path)
         print(f"{split}: {len(packed)} games, {packed.num_moves} moves -> {path} ({mib(path):.1f} MiB)")
         if args.labels:
             labels_file = final_labels.labels_path(path)
             final_labels.write_labels(labels_file, final_labels.subset(store.labels, chosen),
                                       {"store": final_labels.store_fingerprint(packed),
                                        "source": os.path.basename(store.path)})
-            sizes += mib(labels_file)
             print(f"{split}: labels -> {labels_file} ({mib(labels_file):.1f} MiB)")
     with open(os.path.join(args.out, "PACK.txt"), "w") as f:
         f.write(f"training games {args.slice} + k * {args.of} of {args.data_dir}"
                 f"{', those labelled' if args.labels else ''}; the held-out month whole\n")
+    check_size(args)
+
+
+def check_size(args):
+    """Whether the pack folder as it stands (labels written by tools/label_games.py after
+    `pack` included) and the tracked tree still fit the copy together."""
+    sizes = sum(mib(path) for path in glob.glob(os.path.join(args.out, "*")))
     tree = tracked_mib()
     print(f"pack {sizes:.1f} MiB + tracked tree {tree:.1f} MiB = {sizes + tree:.1f} MiB "
           f"(at most {args.max_mib} MiB)")
     if sizes + tree > args.max_mib:
-        raise SystemExit(f"more than --max-mib {args.max_mib}: use a larger --of")
+        raise SystemExit(f"more than --max-mib {args.max_mib}: pack again with a larger --of")
 
 
 def tracked_mib():
@@ -294,6 +299,12 @@ def main(argv=None):
                    help="pack the final-board labels too, and only the labelled training "
                         "games (for --kind heads)")
     p.set_defaults(run=pack)
+
+    p = commands.add_parser("size", help=check_size.__doc__)
+    p.add_argument("--out", default="gpu/pack", help="the pack folder")
+    p.add_argument("--max-mib", type=float, default=COPY_MIB,
+                   help="the most the pack and the tracked tree may weigh together")
+    p.set_defaults(run=check_size)
 
     p = commands.add_parser("build", help=build.__doc__)
     p.add_argument("--force", action="store_true")

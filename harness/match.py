@@ -323,9 +323,8 @@ def describe(r):
     if r.our_score is not None:
         scores = f'score ours {scoring.format_score(r.our_score)}'
         if r.scorer_score is not None:
-            agree = scoring.winner(r.our_score) == scoring.winner(r.scorer_score)
             scores += f' scorer {scoring.format_score(r.scorer_score)} ' \
-                      f'{"agree" if agree else "DISAGREE"}'
+                      f'{"agree" if counts_agree(r) else "DISAGREE"}'
         parts.append(scores)
     if r.our_times:
         parts.append(f'our time/move mean {statistics.fmean(r.our_times):.3f} s '
@@ -333,6 +332,11 @@ def describe(r):
     if r.note:
         parts.append(r.note)
     return '; '.join(parts)
+
+
+def counts_agree(r):
+    """Whether our count and the scorer's name the same winner (both counted the game)."""
+    return scoring.winner(r.our_score) == scoring.winner(r.scorer_score)
 
 
 def outcome(r):
@@ -403,8 +407,7 @@ def summary(results, earlier=()):
 def agreement(results, earlier=()):
     """The scoring line: in how many counted games our count and the scorer's named
     the same winner. earlier: earlier_agreements' verdicts of games played before."""
-    verdicts = list(earlier) + [scoring.winner(r.our_score) == scoring.winner(r.scorer_score)
-                                for r in results
+    verdicts = list(earlier) + [counts_agree(r) for r in results
                                 if r.our_score is not None and r.scorer_score is not None]
     return (f'scoring: ours and the scorer agree on the winner in {sum(verdicts)} of '
             f'{len(verdicts)} scored games')

@@ -282,6 +282,11 @@ def adopt(args):
           f"continue with --resume, or --export")
 
 
+def add_max_mib(parser):
+    parser.add_argument("--max-mib", type=float, default=COPY_MIB,
+                        help="the most the pack and the tracked tree may weigh together")
+
+
 def main(argv=None):
     parser = argparse.ArgumentParser(description=__doc__.split("\n")[0], epilog=__doc__,
                                      formatter_class=argparse.RawDescriptionHelpFormatter)
@@ -291,8 +296,7 @@ def main(argv=None):
     p.add_argument("--slice", type=int, required=True, help="which slice, 0..OF-1")
     p.add_argument("--of", type=int, default=2, help="slices the training games are cut into")
     p.add_argument("--out", default="gpu/pack", help="the folder to copy to the GPU machine")
-    p.add_argument("--max-mib", type=float, default=COPY_MIB,
-                   help="the most the pack and the tracked tree may weigh together")
+    add_max_mib(p)
     p.add_argument("--data-dir", help="the game collections (default: the trainers')")
     p.add_argument("--cache-dir", help="their parsed stores (default: the trainers')")
     p.add_argument("--labels", action="store_true",
@@ -302,8 +306,7 @@ def main(argv=None):
 
     p = commands.add_parser("size", help=check_size.__doc__)
     p.add_argument("--out", default="gpu/pack", help="the pack folder")
-    p.add_argument("--max-mib", type=float, default=COPY_MIB,
-                   help="the most the pack and the tracked tree may weigh together")
+    add_max_mib(p)
     p.set_defaults(run=check_size)
 
     p = commands.add_parser("build", help=build.__doc__)

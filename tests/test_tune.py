@@ -15,7 +15,6 @@ from tests.test_match import FAKE_ENGINE
 tune = tool("tune")
 
 
-
 def test_expected_score_is_logistic_elo():
     assert tune.expected_score(0) == 0.5
     assert tune.expected_score(400) == pytest.approx(10 / 11)

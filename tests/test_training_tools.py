@@ -381,6 +381,9 @@ def test_gpu_kit_packs_trains_detached_fetches_and_resumes_at_home(data, tmp_pat
     assert trained >= 32 and (out / "log.csv").exists()
 
     kit.main(["adopt", str(out / "checkpoint-compact.pt"), f"--run-dir={home}"])
+    adopted = torch.load(home / "checkpoint.pt", weights_only=True)["args"]
+    assert adopted["cache_dir"] == str(pack)   # packed (and labelled) here: read from it
+    assert kit.home_cache_dir("gone/pack", str(tmp_path)) == str(tmp_path / "data")
     resume = [f"--run-dir={home}", "--resume", f"--data-dir={data}", f"--cache-dir={data}-cache",
               "--workers=0", "--no-progress", f"--max-positions={trained + 32}"]
     tool("train_policy").main(resume)

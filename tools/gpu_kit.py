@@ -257,6 +257,16 @@ def fetch(args):
 
 # ------------------------------------------------------------------ adopt
 
+def home_cache_dir(cache_dir, repo_dir):
+    """Where an adopted run reads its games: the pack it trained on when this machine has
+    that folder (it was packed and labelled here), else this checkout's data/."""
+    if cache_dir:
+        here = os.path.join(repo_dir, cache_dir)   # an absolute cache_dir stays as it is
+        if os.path.isdir(here):
+            return os.path.abspath(here)
+    return os.path.join(repo_dir, "data")
+
+
 def adopt(args):
     """A run folder from a fetched checkpoint: fp32 again, reading this machine's data."""
     import torch
@@ -267,7 +277,8 @@ def adopt(args):
     if not isinstance(state, dict) or "model" not in state or "positions_seen" not in state:
         raise SystemExit(f"{args.snapshot}: not a training checkpoint")
     state = full_state(state)
-    state["args"] = dict(state["args"], data_dir=DATA_DIR, cache_dir=os.path.join(REPO_DIR, "data"),
+    state["args"] = dict(state["args"], data_dir=DATA_DIR,
+                         cache_dir=home_cache_dir(state["args"].get("cache_dir"), REPO_DIR),
                          run_dir=args.run_dir)
     os.makedirs(args.run_dir, exist_ok=True)
     target = os.path.join(args.run_dir, CHECKPOINT)

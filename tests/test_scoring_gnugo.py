@@ -195,3 +195,26 @@ def test_no_pass_answers_a_pass_on_a_board_gnu_go_counts_against_us():
         assert player.genmove(game.copy(), WHITE, SearchLimits(1.0)) != PASS
     finally:
         player.close()
+
+
+@pytest.mark.skipif(GNUGO is None, reason="GNU Go is not installed (apt-get install gnugo)")
+def test_the_chains_the_playouts_leave_in_doubt_are_set_beside_the_head_and_gnugo():
+    """Handicap-7 game 6 (the k=96 engine as White): GNU Go reads White's corner stones
+    A2 B3 B4 C2 dead (Black A3 kills, and White to move cannot live); the rollouts leave
+    them in doubt, alive by a little, and the ownership head is sure they are dead."""
+    from goengine.game import coords
+    from goengine.programs import loading
+    heads = loading.evaluator("weights/heads-k96.pt", "ownership", threads=1)
+    doubtful = []
+    t = scoring_vs_gnugo.compare(str(GAMES / "dead-corner-the-playouts-misread.sgf"), 1,
+                                 playouts=200, seed=7, gnugo_path=GNUGO, heads=heads,
+                                 doubtful=doubtful)
+    assert t["games"] == 1
+    corner = {coords.from_gtp(v, 19) for v in ("A2", "B4", "C2")}   # B3 is B4's chain
+    chains = [c for c in doubtful if c.point in corner or c.point == coords.from_gtp("B3", 19)]
+    assert sorted(c.stones for c in chains) == [1, 1, 2]
+    assert all(c.dead and 0 < c.playouts < 0.5 and c.head <= -0.5 for c in chains)
+    report = scoring_vs_gnugo.doubt_report(doubtful)
+    assert report[0].startswith(f"{len(doubtful)} chains")
+    rule = {line.split(":")[0].strip(): int(line.split(":")[1].split()[0]) for line in report[1:]}
+    assert rule["head where >= 0.5"] >= rule["playouts"] + 3

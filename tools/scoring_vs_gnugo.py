@@ -20,12 +20,15 @@ ownership head judging the dead stones in the playouts' place ("head"), the
 score head's expected margin, and the lead that kata-analyze and goengine-review
 report with that network (the count where its ownership head calls the board
 settled, else the score head's margin); with --lead-before N that lead is read N
-moves before the end, against the same count of the final board.
+moves before the end, against the same count of the final board. With --doubtful too,
+the chains the rollouts leave in doubt are set beside the ownership head's view of them
+and GNU Go's call: would the head, as a second judge, call them better?
 
     python tools/scoring_vs_gnugo.py [--games 100] [--sgf FILE] [--playouts 400] [--search-sims 0]
     python tools/scoring_vs_gnugo.py --sgf docs/matches --games 1000   # our own counted match games
     python tools/scoring_vs_gnugo.py --games 20 --weights weights/heads-k192.pt
     python tools/scoring_vs_gnugo.py --show-differences   # each board a judge scores otherwise
+    python tools/scoring_vs_gnugo.py --weights weights/heads-k96.pt --doubtful   # chains in doubt
 
 Last line: `stones_light=0.XXXX stones_rollout=0.XXXX games=N`.
 """
@@ -139,9 +142,55 @@ class Difference(NamedTuple):
                 f"{vertices(self.seki_ours)}; only GNU Go's {vertices(self.seki_theirs)}")
 
 
+class DoubtfulChain(NamedTuple):
+    """A chain in no seki that the rollouts leave in doubt (its mean ownership from its
+    own side under SURELY_ALIVE): the playouts can misread a fight whose one right
+    answer a random player rarely finds. A stone of it, its stones, that mean, the
+    ownership head's mean, and GNU Go's call."""
+    game: str
+    point: int
+    stones: int
+    playouts: float
+    head: float
+    dead: bool
+
+
+def doubtful_chains(name, board, own, head_own, seki, their_dead):
+    """The DoubtfulChains of a board, given the rollouts' and the head's ownership."""
+    found, seen, stones, size = [], set(), board.stones(), board.size
+    for point in stones_of(board):
+        if point in seen or point in seki:
+            continue
+        chain = board.chain_stones(point)
+        seen.update(chain)
+        share = scoring.own_share(own, size, chain, stones)
+        if abs(share) < scoring.SURELY_ALIVE:
+            found.append(DoubtfulChain(name, point, len(chain), share,
+                                       scoring.own_share(head_own, size, chain, stones),
+                                       point in their_dead))
+    return found
+
+
+# Rules for a doubtful chain: the playouts, the ownership head, the head where it is sure.
+DOUBT_RULES = {"playouts": lambda c: c.playouts < 0, "head alone": lambda c: c.head < 0,
+               **{f"head where >= {t}": (lambda c, t=t: c.head < 0 if abs(c.head) >= t
+                                         else c.playouts < 0) for t in (0.5, 0.7, 0.8, 0.9)}}
+
+
+def doubt_report(chains):
+    """Lines: for each of DOUBT_RULES, the chains and stones it calls as GNU Go does."""
+    total = sum(c.stones for c in chains)
+    lines = [f"{len(chains)} chains ({total} stones) the rollouts leave in doubt, in no seki"]
+    for name, rule in DOUBT_RULES.items():
+        right = [c for c in chains if rule(c) == c.dead]
+        lines.append(f"  {name:18s}: {len(right)} chains, {sum(c.stones for c in right)} "
+                     f"stones called as GNU Go does")
+    return lines
+
+
 def compare(sgf_path, count, playouts=scoring.DEFAULT_PLAYOUTS, rollout_weights=DEFAULT_PATH,
             seed=1, gnugo_path=GNUGO, search_sims=0, heads=None, lead_before=0,
-            differences=None):
+            differences=None, doubtful=None):
     """Score the final boards of `count` counted games every way; the totals.
 
     {"games", "stones", "seki", "gnugo_winner", "light": {...}, "rollout": {...}}
@@ -153,7 +202,8 @@ def compare(sgf_path, count, playouts=scoring.DEFAULT_PLAYOUTS, rollout_weights=
     (the engine's reported lead off GNU Go's margin, summed).
 
     differences: if a list, gathers a Difference for every board and judge whose
-    dead or seki stones are not GNU Go's.
+    dead or seki stones are not GNU Go's. doubtful: if a list (and `heads` given),
+    gathers a DoubtfulChain for every chain the rollouts leave in doubt.
     """
     estimators = {"light": None, "rollout": load_rollout(rollout_weights)}
     if heads is not None:
@@ -179,6 +229,7 @@ def compare(sgf_path, count, playouts=scoring.DEFAULT_PLAYOUTS, rollout_weights=
             totals["stones"] += len(stones)
             totals["seki"] += len(their_seki)
             totals["gnugo_winner"] += scoring.winner(their_margin) == game.winner
+            judged = {}
             for name, policy in estimators.items():
                 start = time.perf_counter()
                 if name == "head":
@@ -188,7 +239,10 @@ def compare(sgf_path, count, playouts=scoring.DEFAULT_PLAYOUTS, rollout_weights=
                                                     - their_margin)
                     dead, seki = map(set, scoring.stone_status(board, own=own))
                 else:
-                    dead, seki = map(set, scoring.stone_status(board, playouts, rollout=policy))
+                    own = scoring.ownership(board, playouts, 0, policy)
+                    dead, seki = map(set, scoring.stone_status(board, playouts, rollout=policy,
+                                                               own=own))
+                judged[name] = own, seki
                 t = totals[name]
                 t["seki"] += len(seki)
                 t["seki_both"] += len(seki & their_seki)
@@ -202,6 +256,10 @@ def compare(sgf_path, count, playouts=scoring.DEFAULT_PLAYOUTS, rollout_weights=
                 margin = scoring.final_score(board, dead)
                 t["winner"] += scoring.winner(margin) == game.winner
                 t["margin_error"] += abs(margin - their_margin)
+            if doubtful is not None and heads is not None:
+                (own, seki), (head_own, _) = judged["rollout"], judged["head"]
+                doubtful.extend(doubtful_chains(game.name, board, own, head_own,
+                                                seki | their_seki, theirs))
             if search_sims:
                 score = search_score(game, estimators["rollout"], search_sims, seed)
                 totals["search_error"] += abs(score - their_margin)
@@ -225,6 +283,9 @@ def main(argv=None):
     parser.add_argument("--weights", metavar="FILE",
                         help="a four-headed network: also its ownership head as the dead-stone "
                              "judge and its score head's margin")
+    parser.add_argument("--doubtful", action="store_true",
+                        help="with --weights: how the playouts and the ownership head call "
+                             "the chains the playouts leave in doubt")
     parser.add_argument("--show-differences", action="store_true",
                         help="print each board whose dead or seki stones a judge calls "
                              "otherwise than GNU Go")
@@ -239,10 +300,13 @@ def main(argv=None):
                 raise netfile.NetworkLoadError(f"{args.weights}: no score head")
         except netfile.NetworkLoadError as exc:
             parser.error(str(exc))
+    if args.doubtful and not heads:
+        parser.error("--doubtful needs --weights")
     differences = [] if args.show_differences else None
+    doubtful = [] if args.doubtful else None
     t = compare(args.sgf, args.games, args.playouts, args.rollout_weights, args.seed,
                 search_sims=args.search_sims, heads=heads, lead_before=args.lead_before,
-                differences=differences)
+                differences=differences, doubtful=doubtful)
     for difference in differences or ():
         print(difference.describe())
     games, stones = t["games"], max(1, t["stones"])
@@ -265,6 +329,8 @@ def main(argv=None):
     if args.search_sims:
         print(f"search  : mean rollout score after {args.search_sims} simulations off GNU Go's "
               f"margin by {t['search_error'] / max(1, games):.2f} points on average")
+    for line in doubt_report(doubtful) if args.doubtful else ():
+        print(line)
     print(f"stones_light={t['light']['stones'] / stones:.4f} "
           f"stones_rollout={t['rollout']['stones'] / stones:.4f} games={games}")
 

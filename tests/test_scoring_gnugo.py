@@ -204,7 +204,8 @@ def test_the_chains_the_playouts_leave_in_doubt_are_set_beside_the_head_and_gnug
     them in doubt, alive by a little, and the ownership head is sure they are dead."""
     from goengine.game import coords
     from goengine.programs import loading
-    heads = loading.evaluator("weights/heads-k96.pt", "ownership", threads=1)
+    heads = loading.evaluator(str(GAMES.parent.parent / "weights" / "heads-k96.pt"), "ownership",
+                              threads=1)
     doubtful = []
     t = scoring_vs_gnugo.compare(str(GAMES / "dead-corner-the-playouts-misread.sgf"), 1,
                                  playouts=200, seed=7, gnugo_path=GNUGO, heads=heads,

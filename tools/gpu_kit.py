@@ -268,7 +268,8 @@ def home_cache_dir(cache_dir, repo_dir):
 
 
 def adopt(args):
-    """A run folder from a fetched checkpoint: fp32 again, reading this machine's data."""
+    """A run folder from a fetched checkpoint: fp32 again, reading this machine's games
+    (home_cache_dir)."""
     import torch
 
     from training.dataset import DATA_DIR, REPO_DIR

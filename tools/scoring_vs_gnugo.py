@@ -157,12 +157,10 @@ class DoubtfulChain(NamedTuple):
 
 def doubtful_chains(name, board, own, head_own, seki, their_dead):
     """The DoubtfulChains of a board, given the rollouts' and the head's ownership."""
-    found, seen, stones, size = [], set(), board.stones(), board.size
-    for point in stones_of(board):
-        if point in seen or point in seki:
+    found, stones, size = [], board.stones(), board.size
+    for point, chain in scoring.chains(board):
+        if point in seki:
             continue
-        chain = board.chain_stones(point)
-        seen.update(chain)
         share = scoring.own_share(own, size, chain, stones)
         if abs(share) < scoring.SURELY_ALIVE:
             found.append(DoubtfulChain(name, point, len(chain), share,

@@ -92,31 +92,35 @@ def stone_status(board, playouts=DEFAULT_PLAYOUTS, seed=0, rollout=None, own=Non
         return [], []
     if own is None:
         own = ownership(board, playouts, seed, rollout)
-    dead, seki, done = [], set(), set()
-    for r in range(size):
-        for c in range(size):
-            color = stones[r, c]
-            point = r * size + c
-            if color == EMPTY or point in done:
-                continue
+    dead, seki = [], set()
+    for point, chain in chains(board):
+        mean = own_share(own, size, chain, stones)
+        if mean >= SURELY_ALIVE:
+            continue
+        partners = seki_partners(board, point)
+        if partners:
+            shared = eye_linked(board, point)[1]
+            partner_chains = {tuple(board.chain_stones(p)) for p in partners}
+            if any(own_share(own, size, other, stones) <= -SURELY_ALIVE
+                   or not seki_partners(board, other[0], shared) for other in partner_chains):
+                partners = []      # a partner is dead, or can itself be attacked
+        if partners:
+            seki.update(chain)
+            seki.update(partners)
+        elif mean < 0:     # the opponent owns it in most playouts
+            dead.extend(chain)
+    return sorted(dead), sorted(seki - set(dead))
+
+
+def chains(board):
+    """(point, chain) for every chain on the board once, in board order: the chain's
+    first stone in that order, and the points of all its stones."""
+    done = set()
+    for point in map(int, np.flatnonzero(board.stones().reshape(-1) != EMPTY)):
+        if point not in done:
             chain = board.chain_stones(point)
             done.update(chain)
-            mean = own_share(own, size, chain, stones)
-            if mean >= SURELY_ALIVE:
-                continue
-            partners = seki_partners(board, point)
-            if partners:
-                shared = eye_linked(board, point)[1]
-                partner_chains = {tuple(board.chain_stones(p)) for p in partners}
-                if any(own_share(own, size, other, stones) <= -SURELY_ALIVE
-                       or not seki_partners(board, other[0], shared) for other in partner_chains):
-                    partners = []      # a partner is dead, or can itself be attacked
-            if partners:
-                seki.update(chain)
-                seki.update(partners)
-            elif mean < 0:     # the opponent owns it in most playouts
-                dead.extend(chain)
-    return sorted(dead), sorted(seki - set(dead))
+            yield point, chain
 
 
 def own_share(own, size, chain, stones):

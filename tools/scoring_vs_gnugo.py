@@ -175,14 +175,21 @@ DOUBT_RULES = {"playouts": lambda c: c.playouts < 0, "head alone": lambda c: c.h
                                          else c.playouts < 0) for t in (0.5, 0.7, 0.8, 0.9)}}
 
 
-def doubt_report(chains):
-    """Lines: for each of DOUBT_RULES, the chains and stones it calls as GNU Go does."""
-    total = sum(c.stones for c in chains)
-    lines = [f"{len(chains)} chains ({total} stones) the rollouts leave in doubt, in no seki"]
+def doubt_scores(chains):
+    """{rule name: (chains, stones)} that each of DOUBT_RULES calls as GNU Go does."""
+    scores = {}
     for name, rule in DOUBT_RULES.items():
         right = [c for c in chains if rule(c) == c.dead]
-        lines.append(f"  {name:18s}: {len(right)} chains, {sum(c.stones for c in right)} "
-                     f"stones called as GNU Go does")
+        scores[name] = len(right), sum(c.stones for c in right)
+    return scores
+
+
+def doubt_report(chains):
+    """Lines: the doubtful chains, then doubt_scores rule by rule."""
+    total = sum(c.stones for c in chains)
+    lines = [f"{len(chains)} chains ({total} stones) the rollouts leave in doubt, in no seki"]
+    for name, (right, stones) in doubt_scores(chains).items():
+        lines.append(f"  {name:18s}: {right} chains, {stones} stones called as GNU Go does")
     return lines
 
 

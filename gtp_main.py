@@ -17,7 +17,7 @@ Run goengine as a GTP version 2 engine on stdin/stdout.
 
 Moves come from the APV-MCTS search (goengine.search.search): a policy
 network's priors and fast rollouts, with a value network's evaluations mixed in
-as in AlphaGo. By default one four-headed network (weights/heads-k192.pt) gives
+as in AlphaGo. By default one four-headed network (weights/sl.pt) gives
 both, with ownership and score for analysis; --weights names any other network
 file. --weights none plays random sensible moves instead (no network needed:
 for testing GUIs and the protocol)."""
@@ -35,7 +35,7 @@ examples:
   .venv/bin/python gtp_main.py --time-per-move 2 --ponder
   .venv/bin/python gtp_main.py --network small           # the k=96 network made for the CPU
   .venv/bin/python gtp_main.py --policy-only --temperature 1   # the raw policy, sampled
-  .venv/bin/python gtp_main.py --weights weights/sl.pt --lambda 1   # the SL policy, rollouts alone"""
+  .venv/bin/python gtp_main.py --weights weights/sl-policy.pt --lambda 1   # the SL policy, rollouts alone"""
 
 
 def positive_float(text):
@@ -220,7 +220,8 @@ def main(argv=None):
         return 2
     engine_player.verbose = args.verbose
     if args.verbose:
-        log(f'goengine: player {engine_player.name}, weights {weights}, value {value_weights}')
+        log(f'goengine: player {engine_player.name}, weights {weights}, '
+            f'value {loading.value_source(weights, value_weights, engine_player)}')
         if kind == 'search':
             changed = engine_player.config.settings_changed()
             log(f'goengine: search settings {" ".join(changed) if changed else "(the defaults)"}')

@@ -123,9 +123,9 @@ def test_commands_parse_and_read_files_that_exist(page):
 
 
 @pytest.mark.parametrize("words, reason", [
-    ([".venv/bin/python", "tools/eval_policy.py", "--weights", "weights/sl.pt", "--no-such-flag"],
+    ([".venv/bin/python", "tools/eval_policy.py", "--weights", "weights/sl-policy.pt", "--no-such-flag"],
      "unrecognized"),
-    ([".venv/bin/python", "tools/eval_policy.py", "--weights", "weights/sl.pt", "--limit", "ten"],
+    ([".venv/bin/python", "tools/eval_policy.py", "--weights", "weights/sl-policy.pt", "--limit", "ten"],
      "invalid"),
     ([".venv/bin/python", "tools/not_a_program.py"], "No such file"),
 ])

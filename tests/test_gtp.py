@@ -1196,6 +1196,24 @@ def test_main_network_flag_loads_the_shipped_network():
     assert result.returncode == 2 and result.stdout == '' and '--network' in result.stderr
 
 
+def test_the_design_cards_command_is_the_full_engine():
+    """`gtp_main.py --weights weights/sl.pt`, the design card's command, loads the value,
+    ownership and score heads with the SL policy, and with a fixed seed plays exactly the
+    moves of `--network large`, the default on a CPU with native bf16 or a GPU."""
+    pytest.importorskip('torch')
+    script = 'boardsize 19\nclear_board\ngenmove b\ngenmove w\nplay b Q16\ngenmove w\n'
+    fixed = ['--device', 'cpu', '--playouts', '60', '--search', 'sim_threads=1',
+             '--search', 'seed=3', '--verbose']
+    card = run_main(['--weights', 'weights/sl.pt', *fixed], script, timeout=180)
+    large = run_main(['--network', 'large', *fixed], script, timeout=180)
+    assert card.returncode == 0 == large.returncode, card.stderr
+    assert 'sl.pt: one network, heads policy, value, ownership, score' in card.stderr
+    assert 'weights weights/sl.pt, value weights/sl.pt (its value head)' in card.stderr
+    assert card.stdout == large.stdout
+    policy_only = run_main(['--weights', 'weights/sl-policy.pt', '--verbose'], 'name\n')
+    assert 'weights weights/sl-policy.pt, value None' in policy_only.stderr
+
+
 def test_main_search_constants_come_from_the_command_line(tmp_path):
     """--c-puct and --expand-threshold reach the search; bad values stop before GTP starts."""
     import gtp_main

@@ -35,7 +35,7 @@ def parse_args(argv=None):
       help="who plays both sides from the start position: the pattern rollout policy "
            "(fast, weak) or the policy network of --policy-weights (strong, one batch "
            "over the games of a shard)")
-    a("--policy-weights", default=os.path.join(REPO_DIR, "weights", "sl.pt"),
+    a("--policy-weights", default=os.path.join(REPO_DIR, "weights", "sl-policy.pt"),
       help="policy network file for --continuation policy")
     a("--temperature", type=float, default=1.0,
       help="the policy network samples moves with probability p^(1/T)")

@@ -2,18 +2,18 @@
 """Train the four-headed network (policy, value, ownership, score on one trunk).
 
 The trunk and policy head start from the SL policy (--init-from-policy
-weights/sl.pt; its colour plane's weights start at zero); the value, ownership
+weights/sl-policy.pt; its colour plane's weights start at zero); the value, ownership
 and score heads learn beside them from the games' outcomes and final-board
 labels, which tools/label_games.py writes beside each game store first:
 
   nice -n 19 .venv/bin/python tools/label_games.py --split train
   .venv/bin/python tools/label_games.py --split val
   nohup .venv/bin/python tools/train_heads.py --run-dir runs/heads \\
-      --init-from-policy weights/sl.pt --optimizer adamw --lr 0.0002 --warmup 50000 &
+      --init-from-policy weights/sl-policy.pt --optimizer adamw --lr 0.0002 --warmup 50000 &
   .venv/bin/python tools/train_heads.py --run-dir runs/heads --export weights/heads.pt
 
 A smaller network for the CPU learns from a larger one as well as from the games
-(--teacher weights/heads-k192.pt --filters 96): the teacher's move distribution and
+(--teacher weights/sl.pt --filters 96): the teacher's move distribution and
 value join the human move and the outcome, weighted by --teacher-weight.
 """
 
@@ -42,7 +42,7 @@ def parse_args(argv=None):
     parser.add_argument("--teacher", metavar="FILE",
                         help="a four-headed network file to distil: its move distribution "
                              "and value become targets beside the game's (e.g. "
-                             "weights/heads-k192.pt for a smaller --filters/--layers)")
+                             "weights/sl.pt for a smaller --filters/--layers)")
     parser.add_argument("--teacher-weight", type=float, default=0.5, metavar="W",
                         help="share of the policy and value losses taken against the teacher "
                              "rather than the human move and the outcome")

@@ -3,7 +3,7 @@
 
 Start:   nohup .venv/bin/python tools/train_policy.py --run-dir runs/policy &
 Resume:  nohup .venv/bin/python tools/train_policy.py --run-dir runs/policy --resume &
-Export:  .venv/bin/python tools/train_policy.py --run-dir runs/policy --export weights/sl.pt
+Export:  .venv/bin/python tools/train_policy.py --run-dir runs/policy --export weights/sl-policy.pt
 SIGTERM/SIGINT write a checkpoint before exiting.
 """
 

@@ -86,7 +86,7 @@ def add_arguments(parser, lr, batch_size, positions_per_game, run_dir):
     a("--run-dir", default=run_dir, help="checkpoint, log.csv, plot.png and train.log go here")
     a("--resume", action="store_true", help="continue from RUN_DIR/checkpoint.pt")
     a("--init-weights", metavar="PATH", help="start a new run from a network file such as "
-      "the shipped weights/sl.pt: its folded BN is put back with statistics measured on "
+      "the shipped weights/sl-policy.pt: its folded BN is put back with statistics measured on "
       "training positions, and its positions_seen carries over (use another --seed than "
       "the run that made it, or the data repeats)")
     a("--export", metavar="PATH", help="write the BN-folded fp16 network of RUN_DIR's "
@@ -141,7 +141,7 @@ def add_arguments(parser, lr, batch_size, positions_per_game, run_dir):
 def add_policy_start(parser, what):
     """--init-from-policy: `what` (e.g. "the trunk") starts as a policy network's."""
     parser.add_argument("--init-from-policy", metavar="FILE",
-                        help=f"start {what} from a policy network file (weights/sl.pt) or a "
+                        help=f"start {what} from a policy network file (weights/sl-policy.pt) or a "
                              f"policy training checkpoint (runs/policy/checkpoint.pt); needs "
                              f"equal --filters/--layers")
 

@@ -191,7 +191,7 @@ class HeadsNet(nn.Module):
     """One trunk, four heads (AlphaGo Zero's shared trunk; KataGo's ownership and score).
 
     Input: the 49 value planes (the colour to play included). The trunk is the
-    policy's first `layers - 1` convolutions, so weights/sl.pt's trunk starts it
+    policy's first `layers - 1` convolutions, so weights/sl-policy.pt's trunk starts it
     (init_value_from_policy: the colour plane's weights start at zero). Heads:
 
     * policy: the policy network's last layer, move logits (N, size*size);

@@ -25,6 +25,8 @@ from goengine import INSTALL_DIR
 from goengine.nn.devices import is_cpu
 
 KINDS = ('search', 'policy', 'random')
+# The SL network with its value, ownership and score heads (k=192): the design card's
+# `--weights weights/sl.pt`, and --network large.
 DEFAULT_WEIGHTS = os.path.join('weights', 'sl.pt')
 NO_NETWORK = 'none'
 
@@ -33,7 +35,7 @@ NO_NETWORK = 'none'
 # bf16) to 3.6 (AVX2 only, fp32) times the k=192 one's positions a second; a GPU runs
 # the k=192 one as fast as the search asks (docs/GPU.md, docs/RESULTS.md).
 NETWORKS = {'small': os.path.join('weights', 'heads-k96.pt'),
-            'large': os.path.join('weights', 'heads-k192.pt')}
+            'large': DEFAULT_WEIGHTS}
 AUTO = 'auto'
 # Search settings that come with a shipped network unless the command line sets them:
 # the small network keeps up with the search on a CPU, so a leaf gets children of its
@@ -41,7 +43,7 @@ AUTO = 'auto'
 # behind). That is how it was measured against the large one (docs/RESULTS.md).
 NETWORK_SEARCH = {'small': {'expand_threshold': 3}}
 # What plays when no network is named: with its value head mixed in at lambda 0.5 the
-# k=192 four-headed network won 49 of 72 games against weights/sl.pt on rollouts alone
+# k=192 four-headed network won 49 of 72 games against weights/sl-policy.pt on rollouts alone
 # at 1 s a move on two Zen 5 and Zen 4 cores (Wilson 95 %: 56.6-77.7 %), and the SPRT
 # (0 against 50 Elo) accepted it as the stronger (docs/RESULTS.md, 2026-11-27).
 # Against it at 1 s a move the k=96 one won 99 of 192 on two Zen 4 cores with native
@@ -201,6 +203,14 @@ def value_weights_beside(policy_weights):
     """weights/value.pt next to the policy file, when no value network is named; or None."""
     candidate = os.path.join(os.path.dirname(policy_weights), 'value.pt')
     return candidate if os.path.isfile(candidate) else None
+
+
+def value_source(weights, value_weights, player):
+    """What gives `player` its value, for the log: the value file named or found, the
+    value head of the four-headed `weights`, or None (rollouts alone)."""
+    if player.value_eval is None:
+        return None
+    return value_weights or f'{weights} (its value head)'
 
 
 def load_player(kind, weights=None, value_weights=None, rollout=None, threads=None,

@@ -12,9 +12,9 @@ player to move actually won. The last line is exactly
 mean gap between predicted and won over the rows (0 is perfect).
 
   .venv/bin/python tools/research/calibration.py --weights weights/value.pt
-  .venv/bin/python tools/research/calibration.py --engine --policy weights/sl.pt \\
+  .venv/bin/python tools/research/calibration.py --engine --policy weights/sl-policy.pt \\
       --weights weights/value.pt --lambda 0.5 --playouts 800 --limit 300
-  .venv/bin/python tools/research/calibration.py --engine --policy weights/sl.pt \\
+  .venv/bin/python tools/research/calibration.py --engine --policy weights/sl-policy.pt \\
       --weights none --playouts 800 --limit 300          # rollouts alone
 """
 
@@ -121,7 +121,7 @@ def main(argv=None):
         parser.add_argument("--seed", type=int, default=0, help="chooses the position of each game")
         parser.add_argument("--engine", action="store_true",
                             help="the search's reported win rate instead of the value net's")
-        parser.add_argument("--policy", default="weights/sl.pt",
+        parser.add_argument("--policy", default="weights/sl-policy.pt",
                             help="policy network for --engine ('none': tree-policy priors)")
         parser.add_argument("--lambda", dest="mixing", type=float, default=0.5,
                             help="--engine: the leaf's mix (1: rollouts only)")

@@ -9,7 +9,7 @@ ownership head of --weights), and its answer is set beside the recorded winner: 
 verdict for the player who won anyway would have been a resignation thrown away. Where
 the resign rule never resigns (the opening; White giving handicap before half the
 board's plies) the player plays on, so a lost count there is no verdict; so too with a
-network that has no value head (sl.pt), whose player never resigns.
+network that has no value head (sl-policy.pt), whose player never resigns.
 
     .venv/bin/python tools/research/pass_counts.py docs/matches --weights weights/heads-k96.pt
 

@@ -11,7 +11,7 @@ the player to move (predicting 0 scores 1.0):
    move (komi to White) and squashed as tanh((margin + b) / k), b and k fitted
    on the training sample. A net that learned to foresee the final ownership
    perfectly would score about this.
-2. Frozen-trunk probes: the SL policy's first 12 layers (weights/sl.pt) as a
+2. Frozen-trunk probes: the SL policy's first 12 layers (weights/sl-policy.pt) as a
    fixed feature extractor, with (a) AlphaGo's value head (1x1 conv, FC 256,
    FC tanh; player colour fed to the FC) trained on the outcomes, and (b) a
    1x1 conv ownership head trained on the final ownership, its summed
@@ -152,7 +152,7 @@ def main(argv=None):
     parser.add_argument("--val-positions", type=int, default=2000)
     parser.add_argument("--playouts", type=int, default=24, help="rollouts for each final ownership")
     parser.add_argument("--epochs", type=int, default=8)
-    parser.add_argument("--weights", default="weights/sl.pt", help="policy net whose trunk is probed")
+    parser.add_argument("--weights", default="weights/sl-policy.pt", help="policy net whose trunk is probed")
     parser.add_argument("--threads", type=int, default=1)
     args = parser.parse_args(argv)
     torch.set_num_threads(args.threads)

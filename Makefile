@@ -8,7 +8,7 @@ VENV := .venv
 PY := $(VENV)/bin/python
 ENGINE_FLAGS ?=
 PYTEST_ARGS ?=
-SOURCES := setup.py $(wildcard goengine/*/*.pyx goengine/*/*.pxd)
+SOURCES := setup.py $(wildcard goengine/*.pyx goengine/*.pxd goengine/*/*.pyx goengine/*/*.pxd)
 
 .PHONY: setup build engine test test-deps test-slow bench clean
 
@@ -45,4 +45,4 @@ bench: setup
 	$(PY) tools/bench/bench_nets.py
 
 clean:
-	rm -rf build goengine/*/*.so goengine/*/_*.c *.egg-info $(VENV)/.built
+	rm -rf build goengine/*.so goengine/_*.c goengine/*/*.so goengine/*/_*.c *.egg-info $(VENV)/.built

@@ -5,8 +5,9 @@ from Cython.Build import cythonize
 from setuptools import Extension, find_packages, setup
 
 COMPILE_ARGS = ["-O3", "-fno-strict-aliasing"]
-# The Cython core, each in its layer's package.
-EXTENSIONS = ["game._board", "nn._features", "rollout._patterns", "rollout._rollout",
+# The Cython core: the board at the package's root, where the design card puts it
+# (every layer stands on it), the rest each in its layer's package.
+EXTENSIONS = ["_board", "nn._features", "rollout._patterns", "rollout._rollout",
               "search._tree"]
 DIRECTIVES = {
     "language_level": 3,
@@ -18,7 +19,7 @@ DIRECTIVES = {
 
 
 def extension(name):
-    """name: the dotted module under goengine, e.g. 'game._board' (goengine/game/_board.pyx)."""
+    """name: the dotted module under goengine, e.g. 'search._tree' (goengine/search/_tree.pyx)."""
     return Extension(
         f"goengine.{name}",
         [f"goengine/{name.replace('.', '/')}.pyx"],
@@ -34,7 +35,7 @@ setup(
     description="A Go engine in the shape of AlphaGo (Nature 2016), for ordinary CPUs",
     packages=find_packages(include=["goengine", "goengine.*", "training", "training.*",
                                     "harness", "harness.*"]),
-    package_data={"goengine": ["*/*.pxd", "*/*.pyx"]},
+    package_data={"goengine": ["*.pxd", "*.pyx", "*/*.pxd", "*/*.pyx"]},
     ext_modules=cythonize(
         [extension(name) for name in EXTENSIONS],
         compiler_directives=DIRECTIVES,

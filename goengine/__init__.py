@@ -2,7 +2,7 @@
 
 import os
 
-from goengine.game._board import Board, IllegalMove
+from goengine._board import Board, IllegalMove
 
 # The folder that holds goengine/ and weights/ (the checkout, or where it is installed).
 INSTALL_DIR = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))

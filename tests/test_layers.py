@@ -3,7 +3,9 @@
 Every module of goengine/ is read (Python with ast, Cython by its import lines) and each
 goengine import it makes is checked against the layer order below: a module may import its
 own package and the layers beneath it, nothing beside or above it, and never the trainers
-or the tools."""
+or the tools. The board (goengine/_board.pyx) sits at the root, where the design card puts
+it: it is the ground every layer stands on, so everyone may import it and it imports no
+layer at all."""
 
 import ast
 import re
@@ -11,7 +13,7 @@ from pathlib import Path
 
 ROOT = Path(__file__).resolve().parent.parent / "goengine"
 # Lower numbers are lower layers; packages of one number may not import each other.
-LAYERS = {"game": 0, "rollout": 1, "nn": 1, "search": 2, "players": 3, "gtp": 4, "programs": 5}
+LAYERS = {"_board": -1, "game": 0, "rollout": 1, "nn": 1, "search": 2, "players": 3, "gtp": 4, "programs": 5}
 CYTHON_IMPORT = re.compile(r"^\s*(?:from\s+([\w.]+)\s+c?import|c?import\s+([\w.]+))", re.M)
 
 
@@ -40,15 +42,18 @@ def layer_of(dotted):
 def upward_imports(root=ROOT):
     found = []
     for path in sorted(root.rglob("*")):
-        if path.suffix not in (".py", ".pyx", ".pxd") or path.parent == root:
+        if path.suffix not in (".py", ".pyx", ".pxd") or path.name == "__init__.py" \
+                and path.parent == root:
             continue
-        package = path.relative_to(root).parts[0]
+        package = path.relative_to(root).parts[0] if path.parent != root else path.stem
         for name in imports_of(path):
             top = name.split(".")[0]
             if top in ("training", "tools", "tests", "gtp_main"):
                 found.append(f"{path.relative_to(root)} imports {name}")
             target = layer_of(name) if top == "goengine" else None
-            if target and target != package and LAYERS[target] >= LAYERS[package]:
+            if package not in LAYERS:
+                found.append(f"{path.relative_to(root)} is at the root but is no layer")
+            elif target and target != package and LAYERS[target] >= LAYERS[package]:
                 found.append(f"{path.relative_to(root)} ({package}) imports {name} ({target})")
     return found
 
@@ -57,16 +62,17 @@ def test_no_module_imports_a_higher_or_sibling_layer():
     assert upward_imports() == []
 
 
-def test_the_root_holds_only_packages_and_its_init():
-    loose = [p.name for p in ROOT.iterdir()
-             if p.is_file() and p.suffix in (".py", ".pyx", ".pxd") and p.name != "__init__.py"]
-    assert loose == []
-    assert {p.name for p in ROOT.iterdir() if (p / "__init__.py").exists()} == set(LAYERS)
+def test_the_root_holds_the_packages_the_board_and_its_init():
+    loose = {p.name for p in ROOT.iterdir()
+             if p.is_file() and p.suffix in (".py", ".pyx", ".pxd") and p.name != "__init__.py"}
+    assert loose == {"_board.pyx", "_board.pxd"}
+    packages = {p.name for p in ROOT.iterdir() if (p / "__init__.py").exists()}
+    assert packages == set(LAYERS) - {"_board"}
 
 
-def test_the_root_imports_only_the_game_layer():
+def test_the_root_imports_only_the_board_and_the_game_layer():
     names = [n for n in imports_of(ROOT / "__init__.py") if n.startswith("goengine.")]
-    assert names and all(layer_of(n) == "game" for n in names)
+    assert names and all(layer_of(n) in ("_board", "game") for n in names)
 
 
 def test_the_walk_finds_an_upward_import(tmp_path):
@@ -76,7 +82,9 @@ def test_the_walk_finds_an_upward_import(tmp_path):
     (fake / "game" / "bad.py").write_text("from goengine.search import search\n")
     (fake / "game" / "_bad.pyx").write_text("from goengine.nn._features cimport x\n")
     (fake / "game" / "ok.py").write_text("from goengine import BLACK\nimport numpy\n")
-    assert len(upward_imports(fake)) == 2
+    (fake / "game" / "board_user.pyx").write_text("from goengine._board cimport Board\n")
+    (fake / "_board.pyx").write_text("from goengine.game.coords import x\n")
+    assert len(upward_imports(fake)) == 3
 
 
 def test_every_program_in_tools_answers_help():

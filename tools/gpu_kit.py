@@ -34,7 +34,7 @@ import time
 import _checkout  # noqa: F401  (this checkout's packages first)
 
 REPO = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
-EXTENSIONS = ("game._board", "nn._features", "rollout._patterns", "rollout._rollout",
+EXTENSIONS = ("_board", "nn._features", "rollout._patterns", "rollout._rollout",
               "search._tree")   # as setup.py builds them
 TRAINERS = {"policy": "tools/train_policy.py", "value": "tools/train_value.py",
             "heads": "tools/train_heads.py"}

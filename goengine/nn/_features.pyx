@@ -7,7 +7,7 @@ from libc.stdint cimport uint8_t
 
 import numpy as np
 
-from goengine.game._board cimport (
+from goengine._board cimport (
     Board, BoardState, EMPTY, BLACK, WHITE, point_of, is_legal,
     is_true_eye, libs_after_move, is_ladder_capture, is_ladder_escape,
 )

@@ -13,7 +13,7 @@
 #                 move, its liberties and the candidate's place in the diamond.
 
 from libc.stdint cimport uint8_t, int16_t, uint32_t, uint64_t
-from goengine.game._board cimport BoardState, MAX_POINTS
+from goengine._board cimport BoardState, MAX_POINTS
 
 cdef enum:
     NUM_SYMMETRIES = 8

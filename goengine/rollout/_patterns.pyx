@@ -15,7 +15,7 @@ from libc.stdint cimport uint8_t, int16_t, uint32_t, uint64_t
 
 import numpy as np
 
-from goengine.game._board cimport (
+from goengine._board cimport (
     Board, BoardState, EMPTY, BLACK, WHITE, BORDER, PASS_POINT,
     contains_point, copy_state, is_legal, play_move, point_of,
 )

@@ -6,7 +6,7 @@
 # thread needs its own rng state (any non-zero uint64).
 
 from libc.stdint cimport uint64_t, int32_t
-from goengine.game._board cimport BoardState
+from goengine._board cimport BoardState
 
 ctypedef struct PatternTable:
     # Open addressing, one word a slot: (pattern key << ID_BITS) | feature index.

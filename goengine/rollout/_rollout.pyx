@@ -24,7 +24,7 @@ import os
 
 import numpy as np
 
-from goengine.game._board cimport (
+from goengine._board cimport (
     Board, BoardState, EMPTY, BLACK, WHITE, BORDER, PASS_POINT, MAX_POINTS, MAX_STRIDE,
     copy_state, is_legal, libs_after_move, area_counts, area_owner, add_area_owner, point_of,
     random_playout,

@@ -32,7 +32,7 @@ from posix.time cimport clock_gettime, timespec, CLOCK_MONOTONIC, CLOCK_REALTIME
 
 import numpy as np
 
-from goengine.game._board cimport (
+from goengine._board cimport (
     Board, BoardState, EMPTY, MAX_POINTS, PASS_POINT, area_counts, board_clear, copy_state,
     is_legal, is_true_eye, play_move, point_of,
 )

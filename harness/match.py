@@ -5,7 +5,7 @@ Each game gets fresh engine processes, treats a crash, a hang or an illegal move
 loss for that engine, and is scored twice: by our rules (Tromp-Taylor area after
 dead-stone removal, goengine.rollout.scoring) and by a separate referee engine's
 `final_score` (GNU Go, Chinese rules), which decides. Results, summaries with a 95 %
-Wilson interval, and resuming a match from its results.txt live here too.
+Wilson interval live here too; the record a match leaves on disk is harness.records.
 """
 
 import datetime
@@ -19,6 +19,7 @@ import time
 from dataclasses import dataclass, field
 from pathlib import Path
 
+from harness import records
 from harness.gtp_client import EngineCrashed, EngineError, GtpFailure, GtpProcess
 
 from goengine import BLACK, WHITE, IllegalMove
@@ -271,7 +272,7 @@ def play_game(number, ours, opponent, ours_black, size, komi, max_moves, out_dir
     result.our_times = list(ours.move_times)
     if result.reason in ('score', 'cap'):
         score_game(game, result, scorer, f'{prefix}-scorer.log')
-    result.sgf = write_sgf(game, result, sides, f'{prefix}.sgf')
+    result.sgf = write_sgf(game, result, sides, out_dir)
     return result
 
 
@@ -296,7 +297,8 @@ def score_game(game, result, scorer, log_path):
     result.result = scoring.format_score(deciding)
 
 
-def write_sgf(game, result, sides, path):
+def write_sgf(game, result, sides, out_dir):
+    """Add the game's SGF to the match record in `out_dir` (harness.records); its text."""
     from sgfmill import sgf
     from goengine.game.sgffile import game_to_sgf
     record = sgf.Sgf_game.from_bytes(game_to_sgf(game))
@@ -307,8 +309,9 @@ def write_sgf(game, result, sides, path):
     root.set('DT', datetime.date.today().isoformat())
     root.set('GN', f'match game {result.number}')
     root.set('C', describe(result))
-    Path(path).write_bytes(record.serialise())
-    return str(path)
+    text = records.one_line(record.serialise())
+    records.append_game(out_dir, text)
+    return text.decode()
 
 
 # -- reporting ------------------------------------------------------------------
@@ -342,50 +345,6 @@ def counts_agree(r):
 def outcome(r):
     """'ours', 'opponent' or 'none' (a draw): the word after 'winner' in describe()."""
     return r.winner_label() or 'none'
-
-
-def commands_differ(out, commands):
-    """'' when the match folder `out` was played with `commands` ({side: command line}),
-    else a line saying how they differ. The first call writes them to out/commands.txt,
-    so that a resumed match never counts games of other engines with its own (delete
-    the file to go on regardless)."""
-    path = Path(out) / 'commands.txt'
-    text = ''.join(f'{side}: {command}\n' for side, command in commands.items())
-    if not path.exists():
-        path.write_text(text)
-        return ''
-    if path.read_text() == text:
-        return ''
-    return (f'{path} holds other commands than this run\'s: resume with the same flags, or '
-            f'use another --out (before: {path.read_text().strip()!r}; now: {text.strip()!r})')
-
-
-def _earlier_games(results_path, pattern):
-    """{game number: the regex match} of the per-game lines of a results.txt that match
-    `pattern` (after 'game N: ')."""
-    found = {}
-    if Path(results_path).exists():
-        for line in Path(results_path).read_text().splitlines():
-            m = re.match(r'game (\d+): ' + pattern, line)
-            if m:
-                found[int(m.group(1))] = m
-    return found
-
-
-def earlier_outcomes(results_path):
-    """{game number: outcome} of the games already in a results.txt, so a match
-    that was stopped and resumed (--out the same folder) counts them all."""
-    pattern = r'.*?, winner (ours|opponent|none)'
-    return {number: m.group(2) for number, m in _earlier_games(results_path, pattern).items()}
-
-
-def earlier_agreements(results_path):
-    """{game number: whether our count and the scorer's named the same winner} of the
-    counted games already in a results.txt, so a resumed match's scoring line counts
-    them all, as its last line counts every game."""
-    pattern = r'.*; score ours \S+ scorer \S+ (agree|DISAGREE)'
-    return {number: m.group(2) == 'agree'
-            for number, m in _earlier_games(results_path, pattern).items()}
 
 
 def summary(results, earlier=()):

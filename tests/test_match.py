@@ -11,7 +11,7 @@ from pathlib import Path
 import pytest
 from sgfmill import sgf
 
-from harness import match
+from harness import match, records
 from tests.programs import tool
 
 OURS = f'{match.default_ours()} --weights none'
@@ -45,6 +45,13 @@ for line in sys.stdin:
 '''
 
 
+def recorded_game(folder, number):
+    """Game `number` of a match record (harness.records), as an sgfmill game."""
+    text = records.games(folder)[number - 1]
+    assert records.game_number(text) == number
+    return sgf.Sgf_game.from_string(text)
+
+
 def run_match(capsys, out, *args):
     assert tool('match').main(['--out', str(out), '--size', '9', *args]) == 0
     lines = capsys.readouterr().out.strip().splitlines()
@@ -61,7 +68,7 @@ def test_two_random_engines_alternate_colours_and_write_sgf(tmp_path, capsys):
     assert all('move cap, adjudicated, 12 moves' in g and 'scorer' in g for g in games)
     assert 'agree on the winner in 2 of 2' in lines[-2]
     for number in (1, 2):
-        record = sgf.Sgf_game.from_bytes((tmp_path / f'game-{number:03d}.sgf').read_bytes())
+        record = recorded_game(tmp_path, number)
         root = record.get_root()
         assert record.get_size() == 9 and root.get('KM') == 7.5
         assert root.get('PB') == root.get('PW') == 'goengine'
@@ -73,7 +80,7 @@ def test_two_random_engines_alternate_colours_and_write_sgf(tmp_path, capsys):
                                '--max-moves', '12', '--ours', OURS, '--opponent', 'other',
                                '--scorer', OURS])
     assert code == 2 and 'commands.txt holds other commands' in capsys.readouterr().err
-    assert not (tmp_path / 'game-003.sgf').exists()
+    assert len(records.games(tmp_path)) == 2
 
 
 @pytest.mark.parametrize('mode, reason, result', [
@@ -90,7 +97,7 @@ def test_a_failing_opponent_loses_the_game(tmp_path, capsys, mode, reason, resul
     assert last and last.group(1) == '1' and last.group(2) == '0', lines
     game = next(line for line in lines if line.startswith('game 1'))
     assert f'{result} ({reason}' in game and 'winner ours' in game
-    root = sgf.Sgf_game.from_bytes((tmp_path / 'game-001.sgf').read_bytes()).get_root()
+    root = recorded_game(tmp_path, 1).get_root()
     assert root.get('RE') == result
 
 
@@ -104,7 +111,7 @@ def test_the_scorer_decides_a_scored_game_and_ours_is_recorded(tmp_path, capsys)
     # Four moves on an empty 9x9 board: our score is komi for White, the referee's B+99 wins.
     assert game.startswith('game 1: B ours W opponent: B+99 (move cap'), game
     assert 'winner ours' in game and 'score ours W+7.5 scorer B+99 DISAGREE' in game
-    root = sgf.Sgf_game.from_bytes((tmp_path / 'game-001.sgf').read_bytes()).get_root()
+    root = recorded_game(tmp_path, 1).get_root()
     assert root.get('RE') == 'B+99'
 
 
@@ -113,7 +120,7 @@ def test_against_gnugo_with_a_tiny_cap(tmp_path, capsys):
     lines, last = run_match(capsys, tmp_path, '--games', '1', '--max-moves', '6', '--ours', OURS,
                             '--opponent', f'{GNUGO} --mode gtp --level 1', '--scorer', 'none')
     assert last and last.group(4) == '1', lines
-    record = sgf.Sgf_game.from_bytes((tmp_path / 'game-001.sgf').read_bytes())
+    record = recorded_game(tmp_path, 1)
     assert record.get_root().get('PW') == 'GNU Go'
     assert len(record.get_main_sequence()) == 7
 
@@ -126,7 +133,7 @@ def test_handicap_games_keep_the_taker_black_and_white_moves_first(tmp_path, cap
     games = [line for line in lines if line.startswith('game ')]
     assert all(g.startswith(f'game {n}: B opponent W ours') for n, g in zip((1, 2), games))
     for number in (1, 2):
-        record = sgf.Sgf_game.from_bytes((tmp_path / f'game-{number:03d}.sgf').read_bytes())
+        record = recorded_game(tmp_path, number)
         root = record.get_root()
         assert root.get('HA') == 3 and root.get('KM') == 0.5
         assert root.get_setup_stones()[0] == {(2, 2), (6, 6), (6, 2)}  # C3 G7 C7 (GTP 4.1.1)
@@ -247,11 +254,11 @@ def test_a_match_can_continue_in_the_same_folder(tmp_path):
     path = tmp_path / 'results.txt'
     path.write_text(''.join(match.describe(r) + '\n' for r in (r1, r2, r3))
                     + match.summary([r1, r2, r3]) + '\n')
-    earlier = match.earlier_outcomes(path)
+    earlier = records.earlier_outcomes(path)
     assert earlier == {1: 'ours', 2: 'opponent', 3: 'none'}
     r4 = match.GameResult(4, 'opponent', 'ours', match.WHITE, 'score', 'W+0.5', 200)
     assert match.summary([r4], earlier.values()).startswith('wins 2 losses 1 draws 1 games 4')
-    assert match.earlier_outcomes(tmp_path / 'missing.txt') == {}
+    assert records.earlier_outcomes(tmp_path / 'missing.txt') == {}
 
 
 def test_a_continued_match_counts_the_scoring_of_every_game(tmp_path):
@@ -263,7 +270,7 @@ def test_a_continued_match_counts_the_scoring_of_every_game(tmp_path):
     resigned = match.GameResult(3, 'ours', 'opponent', match.WHITE, 'resign', 'W+R', 180)
     path = tmp_path / 'results.txt'
     path.write_text(''.join(match.describe(r) + '\n' for r in (counted, disputed, resigned)))
-    earlier = match.earlier_agreements(path)
+    earlier = records.earlier_agreements(path)
     assert earlier == {1: True, 2: False}
     later = match.GameResult(4, 'opponent', 'ours', match.WHITE, 'score', 'W+0.5', 270,
                              our_score=-0.5, scorer_score=-0.5)
@@ -271,7 +278,7 @@ def test_a_continued_match_counts_the_scoring_of_every_game(tmp_path):
         'scoring: ours and the scorer agree on the winner in 2 of 3 scored games'
     assert match.agreement([resigned]) == \
         'scoring: ours and the scorer agree on the winner in 0 of 0 scored games'
-    assert match.earlier_agreements(tmp_path / 'missing.txt') == {}
+    assert records.earlier_agreements(tmp_path / 'missing.txt') == {}
 
 
 # -- tools/lead_drop.py ----------------------------------------------------------
@@ -283,17 +290,17 @@ def test_lead_drop_reads_our_lead_as_gnu_go_estimates_it(tmp_path, capsys):
     difference."""
     from harness.gnugo import GnuGo
     long_game = Path(__file__).parent / 'games' / 'handicap-7-passed-while-lost.sgf'
-    (tmp_path / 'game-001.sgf').write_text(long_game.read_text())
-    (tmp_path / 'game-002.sgf').write_text(
-        '(;GM[1]FF[4]SZ[9]KM[7.5]C[game 2: B ours W opponent: W+R]RE[W+R];B[ee];W[cc])')
+    records.append_game(tmp_path, long_game.read_bytes())
+    records.append_game(tmp_path, b'(;GM[1]FF[4]SZ[9]KM[7.5]GN[match game 2]'
+                                  b'C[game 2: B ours W opponent: W+R]RE[W+R];B[ee];W[cc])')
     tool('lead_drop').main([str(tmp_path), '--from', '30', '--to', '100'])
     lines = capsys.readouterr().out.strip().splitlines()
-    assert len(lines) == 2 and lines[0].startswith('game-001.sgf: ours White')
+    assert len(lines) == 2 and lines[0].startswith('game 16: ours White'), lines
     gnugo = GnuGo('/usr/games/gnugo', ('--chinese-rules',))
     try:
         expected = []
         for move in (30, 100):
-            gnugo.send(f'loadsgf {tmp_path / "game-001.sgf"} {move}')
+            gnugo.send(f'loadsgf {long_game} {move}')
             expected.append(-match.parse_score(gnugo.send('estimate_score').split()[0]))
     finally:
         gnugo.close()

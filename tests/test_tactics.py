@@ -123,11 +123,11 @@ def test_a_lost_game_gives_the_group_it_lost_as_a_problem(tmp_path):
     """tactics_suite on one move of a lost match game (5 stones, game 7, move 277):
     GNU Go's owl reading finds White's 15 stones at Q14 alive only by T12, and the
     game's K12 was not it, so that is the problem written."""
-    game = REPO / 'docs' / 'matches' / '2026-11-25-gnugo10-handicap5-zen4' / 'game-007.sgf'
-    tactics_suite.main([str(game), '--moves', '276-277', '--color', 'w', '--out', str(tmp_path)])
+    game = REPO / 'docs' / 'matches' / '2026-11-25-gnugo10-handicap5-zen4'
+    tactics_suite.main([f'{game}:7', '--moves', '276-277', '--color', 'w', '--out', str(tmp_path)])
     (test,) = regress.read_suite(tmp_path / 'suite.tst')
     assert (test.command, test.accepted) == ('reg_genmove w', ['T12'])
     assert _comment_before(tmp_path / 'suite.tst', 1).endswith(
-        'game-007.sgf before move 277: live Q14 (15 stones); the game played K12')
+        'game 7 before move 277: live Q14 (15 stones); the game played K12')
     record = sgffile.parse_game((tmp_path / '001.sgf').read_bytes())
     assert len(record.moves) == 276 and record.setup_black          # the position, stones and all

@@ -1,7 +1,7 @@
 #!/usr/bin/env python3
 """How much of its lead does our engine give away? GNU Go's estimate_score over a match.
 
-For every game-*.sgf of a tools/match.py folder, our colour comes from the record's
+For every game of a tools/match.py record (harness.records: its games.sgfs.gz), our colour comes from the record's
 comment (`B ours W opponent` or the reverse); GNU Go (--chinese-rules) estimates the
 score before move --from and before move --to, and the line says our lead at each
 (points, positive: we are ahead) and the drop between them. Games shorter than --to
@@ -15,10 +15,11 @@ import argparse
 import math
 import re
 import sys
-from pathlib import Path
+import tempfile
 
 import _checkout  # noqa: F401  (this checkout's packages first)
 from goengine.game.sgffile import SgfError, parse_game
+from harness import records
 from harness.gnugo import GNUGO, GnuGo
 from harness.match import parse_score
 
@@ -53,26 +54,32 @@ def main(argv=None):
     args = parser.parse_args(argv)
     if not 1 <= args.start < args.end:
         parser.error("need 1 <= --from < --to")
-    games = sorted(Path(args.folder).glob("game-*.sgf"))
+    try:
+        games = records.games(args.folder)
+    except OSError as exc:
+        raise SystemExit(f"lead_drop: {exc}")
     if not games:
-        raise SystemExit(f"{args.folder}: no game-*.sgf records")
+        raise SystemExit(f"{args.folder}: no {records.GAMES}")
     drops = []
     gnugo = GnuGo(args.gnugo, ("--chinese-rules",))
     try:
-        for path in games:
-            text = path.read_text()
+        for index, text in enumerate(games, 1):
+            name = f"game {records.game_number(text) or index}"
             colour = our_colour(text)
             try:
                 record = parse_game(text)
             except SgfError as exc:
-                print(f"{path.name}: skipped, {exc}", file=sys.stderr)
+                print(f"{name}: skipped, {exc}", file=sys.stderr)
                 continue
             if colour is None or len(record.moves) < args.end:
                 continue
-            start = estimated_lead(gnugo, path, args.start, colour)
-            end = estimated_lead(gnugo, path, args.end, colour)
+            with tempfile.NamedTemporaryFile("w", suffix=".sgf") as sgf_file:
+                sgf_file.write(text)   # GNU Go's loadsgf reads a file
+                sgf_file.flush()
+                start = estimated_lead(gnugo, sgf_file.name, args.start, colour)
+                end = estimated_lead(gnugo, sgf_file.name, args.end, colour)
             drops.append(start - end)
-            print(f"{path.name}: ours {'Black' if colour == 'B' else 'White'}, lead "
+            print(f"{name}: ours {'Black' if colour == 'B' else 'White'}, lead "
                   f"{start:+.1f} before move {args.start}, {end:+.1f} before move {args.end}, "
                   f"drop {start - end:+.1f}")
     finally:

@@ -28,9 +28,9 @@ from pathlib import Path
 
 import _checkout  # noqa: F401  (this checkout's packages first)
 from harness.match import (DEFAULT_OPPONENT, REPO, MoveLimit, Side, add_game_arguments,
-                           agreement, commands_differ, default_ours, describe,
-                           earlier_agreements, earlier_outcomes, play_game, summary,
+                           agreement, default_ours, describe, play_game, summary,
                            with_time_per_move)
+from harness.records import commands_differ, earlier_agreements, earlier_outcomes
 
 
 def build_parser():

@@ -31,11 +31,12 @@ tools/regress.py runs against any GTP engine:
 
     .venv/bin/python tools/tactics_suite.py --problems 60 --out tests/tactics
     .venv/bin/python tools/tactics_suite.py --out tests/tactics/losses --color w \\
-        --moves 40- docs/matches/2026-11-25-gnugo10-handicap5-zen4/game-007.sgf ...
+        --moves 40- docs/matches/2026-11-25-gnugo10-handicap5-zen4:7 ...   # a match record's game 7
 """
 
 import argparse
 import os
+import re
 import tempfile
 from pathlib import Path
 from typing import NamedTuple
@@ -43,6 +44,7 @@ from typing import NamedTuple
 import numpy as np
 
 import _checkout  # noqa: F401  (this checkout's packages first)
+from harness import records
 from harness.gnugo import GnuGo
 
 from goengine import BLACK, WHITE
@@ -198,25 +200,45 @@ def held_out_positions(args, rng):
             yield record, int(rng.integers(40, min(220, len(record.moves))))
 
 
+def recorded_games(spec):
+    """(name, SGF text) of the games `spec` names: an .sgf file, or a match record
+    (harness.records: its folder or games.sgfs.gz), all of its games or, with ':N' after
+    it, game N alone."""
+    path, _, number = spec.rpartition(":") if re.search(r":\d+$", spec) else (spec, "", "")
+    path = Path(path)
+    if path.suffix == ".sgf":
+        return [(f"{path.parent.name}/{path.name}", path.read_text())]
+    folder = path if path.is_dir() else path.parent
+    found = []
+    for index, text in enumerate(records.games(folder), 1):
+        n = records.game_number(text) or index
+        if not number or n == int(number):
+            found.append((f"{folder.name} game {n}", text))
+    if not found:
+        raise SystemExit(f"tactics_suite: no games in {spec}")
+    return found
+
+
 def game_positions(args):
-    """(record, move number) of every move of --color within --moves of each --games file."""
+    """(record, move number) of every move of --color within --moves of each game named."""
     color = BLACK if args.color == "b" else WHITE
     first, last = args.moves
-    for path in args.games:
-        path = Path(path)
-        record = sgffile.parse_game(path.read_bytes(), f"{path.parent.name}/{path.name}")
-        end = len(record.moves) if last is None else min(last, len(record.moves))
-        for number in range(max(first, 1), end + 1):
-            if record.moves[number - 1][0] == color:
-                yield record, number
+    for spec in args.games:
+        for name, text in recorded_games(spec):
+            record = sgffile.parse_game(text, name)
+            end = len(record.moves) if last is None else min(last, len(record.moves))
+            for number in range(max(first, 1), end + 1):
+                if record.moves[number - 1][0] == color:
+                    yield record, number
 
 
 def main(argv=None):
     parser = argparse.ArgumentParser(description=__doc__.split("\n")[0], epilog=__doc__,
                                      formatter_class=argparse.RawDescriptionHelpFormatter)
-    parser.add_argument("games", nargs="*", metavar="SGF",
+    parser.add_argument("games", nargs="*", metavar="GAMES",
                         help="games to take group problems from (life and death, GNU Go's owl "
-                             "reading); none: string problems from the held-out month")
+                             "reading): .sgf files or match records (a folder, :N for its game "
+                             "N alone); none: string problems from the held-out month")
     parser.add_argument("--problems", type=int, default=60)
     parser.add_argument("--out", default="tests/tactics")
     parser.add_argument("--data-dir", default=DATA_DIR)

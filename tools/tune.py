@@ -26,7 +26,7 @@ import sys
 from pathlib import Path
 
 import _checkout  # noqa: F401  (this checkout's packages first)
-from harness import match
+from harness import match, records
 
 
 def expected_score(elo):
@@ -132,12 +132,12 @@ def main(argv=None):
           f'{commands["baseline"]}\nscorer: {scorer}\nup to {args.max_games} games '
           f'{args.size}x{args.size} komi {args.komi:g}, cap {max_moves} moves, output {out}',
           flush=True)
-    differ = match.commands_differ(out, {**commands, 'scorer': scorer,
+    differ = records.commands_differ(out, {**commands, 'scorer': scorer,
                                          'game': f'{args.size}x{args.size} komi {args.komi:g}'})
     if differ:
         print(f'tune: {differ}', file=sys.stderr)
         return 2
-    earlier = match.earlier_outcomes(out / 'results.txt')
+    earlier = records.earlier_outcomes(out / 'results.txt')
     outcomes = list(earlier.values())
     if earlier:
         print(f'continuing: {len(earlier)} games already in {out / "results.txt"}', flush=True)

@@ -73,9 +73,11 @@ def program_and_args(words):
 
 
 def repository_files(args):
-    """(files of the repository the command reads, files it writes)."""
+    """(files of the repository the command reads, files it writes); a match record's
+    game N (FOLDER:N) is its folder."""
     read, written = [], []
     for i, arg in enumerate(args):
+        arg = re.sub(r":\d+$", "", arg)
         if re.match(r"(weights|tests|docs)/", arg):
             (written if i and args[i - 1] in OUTPUT_FLAGS else read).append(arg)
     return read, written

@@ -30,28 +30,15 @@ KINDS = ('search', 'policy', 'random')
 DEFAULT_WEIGHTS = os.path.join('weights', 'sl.pt')
 NO_NETWORK = 'none'
 
-# The four-headed networks that ship, by what they are made for (docs/TRAINING.md).
-# On two CPU cores the search waits on its network, and the k=96 one runs 3.1 (Zen 5,
-# bf16) to 3.6 (AVX2 only, fp32) times the k=192 one's positions a second; a GPU runs
-# the k=192 one as fast as the search asks (docs/GPU.md, docs/RESULTS.md).
+# The four-headed networks that ship, by what they are made for (docs/TRAINING.md;
+# which one auto picks: docs/DECISIONS.md, 'network').
 NETWORKS = {'small': os.path.join('weights', 'heads-k96.pt'),
             'large': DEFAULT_WEIGHTS}
 AUTO = 'auto'
-# Search settings that come with a shipped network unless the command line sets them:
-# the small network keeps up with the search on a CPU, so a leaf gets children of its
-# own after 3 visits, not AlphaGo's 40 (n_thr's floor; it rises when the network falls
-# behind). That is how it was measured against the large one (docs/RESULTS.md).
+# Search settings that come with a shipped network unless the command line sets them
+# (docs/DECISIONS.md, 'n_thr floor').
 NETWORK_SEARCH = {'small': {'expand_threshold': 3}}
-# What plays when no network is named: with its value head mixed in at lambda 0.5 the
-# k=192 four-headed network won 49 of 72 games against weights/sl-policy.pt on rollouts alone
-# at 1 s a move on two Zen 5 and Zen 4 cores (Wilson 95 %: 56.6-77.7 %), and the SPRT
-# (0 against 50 Elo) accepted it as the stronger (docs/RESULTS.md, 2026-11-27).
-# Against it at 1 s a move the k=96 one won 99 of 192 on two Zen 4 cores with native
-# bf16 (Wilson 44.5-58.5 %: no better shown there, so auto keeps the large one on such
-# CPUs) and 100 of 167 on two AVX2-only ones, where it runs 3.97 times as many
-# positions a second in the search (Wilson 52.3-67.0 %; the SPRT, 0 against 50 Elo,
-# accepted it as the stronger). So auto plays by default: the small network on a CPU
-# without native bf16, the large one elsewhere.
+# What plays when no network is named: by the machine (docs/DECISIONS.md, 'network').
 DEFAULT_NETWORK = AUTO
 
 

@@ -67,15 +67,9 @@ class SearchConfig:
                                  # its parent's Q (mover's view) less fpu_reduction
                                  # instead of 0, a draw (Leela Zero, KataGo)
     fpu_reduction: float = 0.0   # how much worse than its parent an unvisited child is thought
-    dynamic_komi_per_stone: float = 0.0  # White giving handicap counts its rollouts with
-                                 # this many extra points of komi a stone, falling to 0
-                                 # over dynamic_komi_moves plies (Pachi's linear dynamic
-                                 # komi): at the true count rollouts see every handicap
-                                 # game as lost and stop telling good moves from bad.
-                                 # Win rates are reported and resigned on at the true komi.
-                                 # Off: with 8 a stone the default engine took 7 stones
-                                 # from GNU Go level 10 in 23 of 30 (RESULTS 2026-11-27),
-                                 # not above the 24 of 30 it had to beat
+    dynamic_komi_per_stone: float = 0.0  # White giving handicap counts its rollouts with this
+                                 # many extra points a stone, falling to 0 over dynamic_komi_moves
+                                 # plies (Pachi); off: docs/DECISIONS.md, 'dynamic komi'
     dynamic_komi_moves: int = 200
     pass_ban_fraction: float = 0.5  # the root may not pass before size*size*this plies
                                  # (unless the opponent passed): rollouts undervalue the
@@ -86,18 +80,10 @@ class SearchConfig:
     # Self-Play Learning in Go", section 4.2 and its dynamic score center) ---------
     score_utility: float = 0.3   # weight of (2/pi) atan((mean score - center) / scale) added
                                  # to a child's Q in selection; 0: win/loss alone, as AlphaGo.
-                                 # 0.3 kept leads that win/loss alone gave away (taking 4
-                                 # stones, 32 of 40 won against 25 of 40; docs/RESULTS.md
-                                 # 2026-11-27) and cost nothing in even games (24 of 43).
-                                 # The center is the root player's mean score over the
-                                 # root's simulations, taken again at every simulation
-                                 # (deterministic with one thread and a seed), so among
-                                 # moves that win alike the search prefers the one that
-                                 # keeps more points. The mean score is the rollouts',
-                                 # mixed by lambda with the score head's where one
-                                 # four-headed network gives the values (its estimate
-                                 # comes with each expansion's call). The win
-                                 # rates reported and resigned on stay win/loss alone.
+                                 # The center is the root player's mean score, taken again at
+                                 # every simulation; the score is the rollouts' mixed by lambda
+                                 # with the score head's. Reported and resigned-on win rates stay
+                                 # win/loss alone (docs/DECISIONS.md, 'score utility')
     score_utility_scale: float = 20.0  # points over which the utility rises most
 
     # -- the win rate the resign rule trusts (goengine.players.resign) ----

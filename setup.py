@@ -1,5 +1,8 @@
 """Build goengine and its Cython core with optimisation on."""
 
+import re
+from pathlib import Path
+
 import numpy
 from Cython.Build import cythonize
 from setuptools import Extension, find_packages, setup
@@ -18,6 +21,22 @@ DIRECTIVES = {
 }
 
 
+def requirements(path=Path(__file__).with_name("requirements.txt")):
+    """(install_requires, extras_require) from requirements.txt, the one list: the lines
+    before the first "# [name]" heading are required, the rest belong to that extra."""
+    required, extras, current = [], {}, None
+    for line in path.read_text().splitlines():
+        heading = re.fullmatch(r"#\s*\[(\w+)\]\s*", line)
+        if heading:
+            current = extras.setdefault(heading.group(1), [])
+        elif line.strip() and not line.startswith("#"):
+            (required if current is None else current).append(line.strip())
+    return required, extras
+
+
+INSTALL_REQUIRES, EXTRAS_REQUIRE = requirements()
+
+
 def extension(name):
     """name: the dotted module under goengine, e.g. 'search._tree' (goengine/search/_tree.pyx)."""
     return Extension(
@@ -33,15 +52,16 @@ setup(
     name="goengine",
     version="0.1.0",
     description="A Go engine in the shape of AlphaGo (Nature 2016), for ordinary CPUs",
-    packages=find_packages(include=["goengine", "goengine.*", "training", "training.*",
-                                    "harness", "harness.*"]),
+    # The engine alone is installed; training/, harness/ and tools/ run from the checkout.
+    packages=find_packages(include=["goengine", "goengine.*"]),
     package_data={"goengine": ["*.pxd", "*.pyx", "*/*.pxd", "*/*.pyx"]},
     ext_modules=cythonize(
         [extension(name) for name in EXTENSIONS],
         compiler_directives=DIRECTIVES,
     ),
-    entry_points={"console_scripts": ["goengine-review=goengine.programs.review:main"]},
+    entry_points={"console_scripts": ["goengine=goengine.programs.gtp_main:run",
+                                      "goengine-review=goengine.programs.review:main"]},
     python_requires=">=3.10",
-    install_requires=["torch==2.13.0", "numpy", "sgfmill", "tqdm", "matplotlib"],
-    extras_require={"test": ["pytest"]},
+    install_requires=INSTALL_REQUIRES,
+    extras_require=EXTRAS_REQUIRE,
 )

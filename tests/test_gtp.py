@@ -1343,3 +1343,28 @@ def test_main_says_where_the_networks_run(tmp_path):
     result = first_move_on_9x9(['--weights', str(path), '--device', 'cpu', '--threads', '1',
                                 '--playouts', '30'])
     assert re.search(r'^goengine: networks on cpu \((torch|onnxruntime)\)$', result.stderr, re.M)
+
+
+def test_the_goengine_console_script_is_gtp_main():
+    """`goengine`, the installed console script, is the program gtp_main.py forwards to."""
+    script = Path(sys.executable).with_name('goengine')
+    if not script.exists():
+        pytest.skip('goengine is not installed in this environment (make build installs it)')
+    result = subprocess.run([str(script), '--weights', 'none'], input='name\nversion\n',
+                            capture_output=True, text=True, timeout=60, cwd=REPO)
+    direct = run_main(['--weights', 'none'], 'name\nversion\n')
+    assert result.returncode == 0 and result.stdout == direct.stdout != ''
+    assert 'usage: goengine' in subprocess.run([str(script), '--help'], capture_output=True,
+                                               text=True, timeout=60).stdout
+
+
+def test_setup_installs_what_requirements_txt_lists():
+    """requirements.txt is the one dependency list: setup.py's install_requires and extras
+    are read from it, and only the goengine package is installed."""
+    import importlib.metadata
+    requires = importlib.metadata.requires('goengine') or []
+    listed = [line.strip() for line in (REPO / 'requirements.txt').read_text().splitlines()
+              if line.strip() and not line.startswith('#')]
+    assert sorted(r.split(';')[0].strip() for r in requires) == sorted(listed)
+    top = (importlib.metadata.distribution('goengine').read_text('top_level.txt') or '').split()
+    assert top in ([], ['goengine'])

@@ -1,0 +1,237 @@
+"""goengine's GTP front end: the `goengine` console script, and `python gtp_main.py` in a
+checkout (which forwards here); then speak GTP v2 on stdin/stdout.
+
+Only GTP goes to stdout; every log line goes to stderr. Use with a GUI
+(Sabaki, GoGui, Lizzie), a match runner (gogui-twogtp) or a server bridge.
+"""
+
+import argparse
+import sys
+
+from goengine.programs import loading  # light: torch loads only with a network
+
+
+DESCRIPTION = """\
+Run goengine as a GTP version 2 engine on stdin/stdout.
+
+Moves come from the APV-MCTS search (goengine.search.search): a policy
+network's priors and fast rollouts, with a value network's evaluations mixed in
+as in AlphaGo. By default one four-headed network (weights/sl.pt) gives
+both, with ownership and score for analysis; --weights names any other network
+file. --weights none plays random sensible moves instead (no network needed:
+for testing GUIs and the protocol)."""
+
+EPILOG = """\
+time: with time settings from the controller (time_settings,
+kgs-time_settings, time_left) the engine budgets its clock, spending more in
+the middle game and keeping a safety margin, and thinks up to twice its budget
+(never past the clock) while the most visited move is not the best valued one;
+without them every move gets --time-per-move seconds (default 5).
+
+examples:
+  .venv/bin/python gtp_main.py                           # the search (--network auto), 5 s a move
+  .venv/bin/python gtp_main.py --weights none --verbose  # random sensible moves, no network
+  .venv/bin/python gtp_main.py --time-per-move 2 --ponder
+  .venv/bin/python gtp_main.py --network small           # the k=96 network made for the CPU
+  .venv/bin/python gtp_main.py --policy-only --temperature 1   # the raw policy, sampled
+  .venv/bin/python gtp_main.py --weights weights/sl-policy.pt --lambda 1   # the SL policy, rollouts alone"""
+
+
+def positive_float(text):
+    value = float(text)
+    if not value > 0:
+        raise argparse.ArgumentTypeError(f'must be > 0, got {text}')
+    return value
+
+
+def nonnegative_int(text):
+    value = int(text)
+    if value < 0:
+        raise argparse.ArgumentTypeError(f'must be >= 0, got {text}')
+    return value
+
+
+def positive_int(text):
+    value = int(text)
+    if value < 1:
+        raise argparse.ArgumentTypeError(f'must be >= 1, got {text}')
+    return value
+
+
+def nonnegative_float(text):
+    value = float(text)
+    if not value >= 0:
+        raise argparse.ArgumentTypeError(f'must be >= 0, got {text}')
+    return value
+
+
+def fraction(text):
+    value = float(text)
+    if not 0 <= value <= 1:
+        raise argparse.ArgumentTypeError(f'must be in [0, 1], got {text}')
+    return value
+
+
+def probability(text):
+    value = float(text)
+    if not 0 <= value < 1:
+        raise argparse.ArgumentTypeError(f'must be in [0, 1), got {text}')
+    return value
+
+
+class OneLineParser(argparse.ArgumentParser):
+    """A bad flag is one line on stderr, as a GUI's engine log shows it best."""
+
+    def error(self, message):
+        log(f'goengine: error: {message}')
+        sys.exit(2)
+
+
+def build_parser():
+    p = OneLineParser(description=DESCRIPTION, epilog=EPILOG,
+                      formatter_class=argparse.RawDescriptionHelpFormatter)
+    loading.add_network_flags(p)
+    p.add_argument('--value-weights', metavar='FILE',
+                   help='value network file (default: the four-headed network\'s value '
+                        'head, else a value.pt beside the --weights file if there is one, '
+                        'else rollouts alone)')
+    p.add_argument('--rollout-weights', metavar='FILE',
+                   help='rollout and tree policy file for the search and for judging dead '
+                        'stones (default: weights/rollout.weights if present, else uniform '
+                        'random rollouts)')
+    p.add_argument('--lambda', dest='mixing', type=fraction, default=None, metavar='L',
+                   help='leaf evaluation mix with a value network: (1-L) value network + '
+                        'L rollouts (AlphaGo: 0.5, the default when a value network is '
+                        'loaded; 1: rollouts only; 0: value network only). Without a value '
+                        'network the search uses rollouts alone, and an L below 1 is refused')
+    p.add_argument('--c-puct', type=nonnegative_float, default=None, metavar='C',
+                   help='exploration constant of the PUCT selection (AlphaGo: 5, the default); '
+                        'smaller trusts the measured win rates more, larger the policy priors')
+    p.add_argument('--expand-threshold', type=nonnegative_int, default=None, metavar='N',
+                   help='visits before a leaf is expanded and sent to the policy network '
+                        '(AlphaGo: 40, the default; 3 with the small network); it rises on '
+                        'its own when the network falls behind')
+    loading.add_device_flag(p)
+    loading.add_backend_flag(p)
+    p.add_argument('--threads', type=positive_int, default=None, metavar='N',
+                   help='torch threads for network inference on the CPU, at least 1 '
+                        '(default: 1 for the search, whose other cores run rollouts; every '
+                        'core for --policy-only)')
+    p.add_argument('--playouts', '--visits', dest='playouts', type=nonnegative_int,
+                   default=None, metavar='N',
+                   help='search playouts per move; 0 or unset: limited by time only')
+    p.add_argument('--time-per-move', type=positive_float, default=None, metavar='SEC',
+                   help='seconds per move without time settings (default: 5); with time '
+                        'settings, an upper bound per move')
+    p.add_argument('--spend-full-time', action='store_true',
+                   help='think for the whole of every move\'s time, even once no other move '
+                        'can catch up with the most visited one (by default the search '
+                        'stops there and leaves the time on the clock)')
+    p.add_argument('--margin', type=float, default=1.0, metavar='SEC',
+                   help='safety margin kept back from every deadline for process and '
+                        'GUI/network overhead (default: %(default)s)')
+    p.add_argument('--ponder', action='store_true',
+                   help="think on the opponent's time after our move until the next "
+                        'command')
+    p.add_argument('--policy-only', action='store_true',
+                   help='no search: play the SL policy network\'s most probable sensible '
+                        'move at once (the raw network, for comparisons)')
+    p.add_argument('--temperature', type=nonnegative_float, default=None, metavar='T',
+                   help='with --policy-only: sample the move with probability proportional '
+                        'to p ** (1/T) instead of playing the most probable one: an easier '
+                        'opponent, weaker the higher T (1: the network\'s move distribution; '
+                        'see README, Playing strength)')
+    p.add_argument('--resign-threshold', type=probability, default=0.10, metavar='P',
+                   help='resign when the estimated win rate falls below P, or when the '
+                        'opponent has passed and our count says we lose beyond doubt; never '
+                        'in the opening (default: %(default)s; 0 disables both)')
+    p.add_argument('--search', action='append', default=[], metavar='NAME=VALUE',
+                   help='set any search constant of goengine/search/config.py, e.g. '
+                        '--search fpu_from_parent=true --search dynamic_komi_per_stone=7 '
+                        '(repeatable; the named flags above win over it)')
+    p.add_argument('--verbose', action='store_true',
+                   help='log every command and decision to stderr')
+    return p
+
+
+def log(message):
+    print(message, file=sys.stderr, flush=True)
+
+
+def search_config(args):
+    """SearchConfig with the search constants given on the command line over those that
+    come with the shipped network the flags pick; the rest AlphaGo's."""
+    network = loading.network_name(args.weights, args.network, args.device)
+    return loading.search_config(
+        network, args.search, mixing=args.mixing, c_puct=args.c_puct,
+        expand_threshold=args.expand_threshold, net_threads=args.threads or None,
+        stop_when_decided=False if args.spend_full_time else None)
+
+
+def main(argv=None):
+    args = build_parser().parse_args(argv)
+    gtp_out = sys.stdout
+    sys.stdout = sys.stderr   # stray prints from libraries must not corrupt GTP
+    if args.margin < 0:
+        log('goengine: --margin must be >= 0')
+        return 2
+    if args.temperature is not None and not args.policy_only:
+        log('goengine: --temperature is for the policy player: add --policy-only')
+        return 2
+
+    try:   # a bad --search setting is refused before anything loads
+        config = search_config(args)
+    except ValueError as exc:
+        log(f'goengine: error: {exc}')
+        return 2
+
+    from goengine.gtp import engine, protocol
+    from goengine.gtp.timecontrol import TimeManager
+    from goengine.rollout.rollout_weights import RolloutLoadError
+
+    device = args.device   # resolved by the parser: a missing one stopped it already
+    networks = loading.networks_asked(args, log)
+    if networks is None:
+        return 2
+    weights, value_weights, backend = networks
+    if weights:
+        log(f'goengine: networks on {device} ({backend})')
+    try:   # read once, now: a bad file fails at start-up, not mid-game
+        rollout = loading.load_rollout(
+            loading.resolve(args.rollout_weights) if args.rollout_weights else None, log)
+    except RolloutLoadError as exc:
+        log(f'goengine: error: cannot load rollout policy: {exc}')
+        return 2
+    try:
+        kind = 'random' if weights is None else 'policy' if args.policy_only else 'search'
+        engine_player = loading.load_player(kind, weights, value_weights, rollout, args.threads,
+                                            args.resign_threshold, config, log,
+                                            temperature=args.temperature, device=device,
+                                            backend=backend)
+    except Exception as exc:   # NetworkLoadError, or torch failing on a strange file
+        log(f'goengine: error: cannot load network: {exc}')
+        log('goengine: pass --weights FILE, or --weights none for a random test player')
+        return 2
+    if args.mixing is not None and args.mixing < 1 and engine_player.value_eval is None:
+        log(f'goengine: --lambda {args.mixing} needs a value network (--value-weights FILE, '
+            'or a four-headed --weights file)')
+        engine_player.close()
+        return 2
+    engine_player.verbose = args.verbose
+    if args.verbose:
+        log(f'goengine: player {engine_player.name}, weights {weights}, '
+            f'value {loading.value_source(weights, value_weights, engine_player)}')
+        if kind == 'search':
+            changed = engine_player.config.settings_changed()
+            log(f'goengine: search settings {" ".join(changed) if changed else "(the defaults)"}')
+
+    clock = TimeManager(time_per_move=args.time_per_move, margin=args.margin,
+                        playouts=args.playouts or None)
+    gtp_engine = engine.GtpEngine(player=engine_player, clock=clock, verbose=args.verbose,
+                                  log=log, ponder=args.ponder)
+    return protocol.serve(gtp_engine, in_fd=sys.stdin.fileno(), out=gtp_out)
+
+
+def run():
+    """The console script's entry point."""
+    sys.exit(main())

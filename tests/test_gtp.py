@@ -27,6 +27,7 @@ from goengine.players.mcts_player import MCTSPlayer
 from goengine.game.moves import MoveInfo
 from goengine.players.player import PolicyPlayer, SimplePlayer
 from goengine.search.config import SearchConfig
+from goengine.players.decision import Decision
 from goengine.players.resign import ResignRule
 from harness.gnugo import GnuGo
 from tests.test_ladders_gnugo import GNUGO
@@ -868,7 +869,7 @@ def test_resign_only_after_the_opening(tiny_policy):
     assert ok(e, 'genmove b') == 'resign'
     assert state(e) == before                      # resigning plays nothing
     assert 'win rate 5.0%' in ok(e, 'goengine-value')
-    player.resign_rule = ResignRule(0)             # --resign-threshold 0 disables
+    player.decision = Decision(ResignRule(0))      # --resign-threshold 0 disables
     assert ok(e, 'genmove b') != 'resign'
 
 

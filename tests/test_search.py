@@ -16,6 +16,7 @@ from goengine.game.moves import RESIGN
 from goengine.players.player import SimplePlayer, sensible_mask
 from goengine.players.mcts_player import MCTSPlayer
 from goengine.search.search import Search, ThresholdControl
+from goengine.players.decision import Decision
 from goengine.players.resign import ResignRule
 from goengine.search.limits import SearchLimits
 
@@ -31,6 +32,13 @@ def atari_game():
                white=gtp('c5', 'd5', 'e5', 'f5'), to_move=BLACK)
     assert game.board.chain_liberty_points(gtp('c5')[0]) == gtp('g5')
     return game
+
+
+def root_at(search, game, color, **options):
+    """search.set_position as genmove calls it outside cleanup: the player's Decision says
+    whether the root may pass (not in the first half of the game, unless after a pass)."""
+    return search.set_position(game, color, refuse_pass=Decision().refuses_pass(game, False),
+                               **options)
 
 
 def fresh_tree(size=5, **overrides):
@@ -197,7 +205,7 @@ def test_a_four_headed_network_feeds_the_score_utility():
         search = Search(net, net, config=SearchConfig(mixing=0.5, score_utility=weight,
                                                       sim_threads=1, expand_threshold=1))
         try:
-            search.set_position(game, BLACK)
+            root_at(search, game, BLACK)
             search.run(SearchLimits(playouts=200))
             assert search.tree.scores_with_values == (weight > 0)
             for record, turned in valued_root_children(search, game, BLACK):  # Black's view
@@ -238,7 +246,7 @@ def test_a_big_lead_is_kept_by_the_move_that_keeps_more_points():
         search = Search(config=SearchConfig(mixing=1.0, score_utility=weight, sim_threads=1,
                                             expand_threshold=5))
         try:
-            search.set_position(game, BLACK)
+            root_at(search, game, BLACK)
             search.run(SearchLimits(playouts=3000))
             c = search.tree.children()
             visits[weight] = dict(zip(c['move'].tolist(), c['n_r'].tolist()))
@@ -292,7 +300,7 @@ def test_win_rates_are_reported_at_the_true_komi_under_dynamic_komi():
         search = Search(config=SearchConfig(mixing=1.0, sim_threads=1, expand_threshold=5,
                                             dynamic_komi_per_stone=per_stone))
         try:
-            search.set_position(game, WHITE, dynamic_komi=True)
+            root_at(search, game, WHITE, dynamic_komi=True)
             search.run(SearchLimits(playouts=2000))
             c = search.tree.children()
             visited = c['n_r'] > 0
@@ -357,7 +365,7 @@ def test_backup_arithmetic_and_signs():
 def test_most_visited_move_is_chosen():
     search = Search(config=SearchConfig(expand_threshold=1000))
     game = GameState(5, 0.5)
-    search.set_position(game, BLACK)
+    root_at(search, game, BLACK)
     c = search.tree.children()
     target = int(c['move'][7])
     for i, node in enumerate(c['node']):
@@ -378,7 +386,7 @@ def test_rollouts_alone_find_the_capture():
     for seed in (0, 1):
         search = Search(config=SearchConfig(mixing=1.0, expand_threshold=5, sim_threads=1,
                                             seed=seed))
-        search.set_position(atari_game(), BLACK)
+        root_at(search, atari_game(), BLACK)
         search.run(SearchLimits(30.0, playouts=3000))
         assert search.best_move() == gtp('g5')[0]
         assert search.stats()['rollouts'] == 3000 and search.stats()['value_backups'] == 0
@@ -393,7 +401,7 @@ def test_a_one_thread_search_playing_for_points_repeats_itself():
     for _ in range(2):
         search = Search(config=SearchConfig(mixing=1.0, expand_threshold=5, sim_threads=1,
                                             score_utility=0.3, seed=3))
-        search.set_position(atari_game(), BLACK)
+        root_at(search, atari_game(), BLACK)
         search.run(SearchLimits(30.0, playouts=2000))
         visits.append(search.tree.children()['n_r'].tolist())
         assert search.tree.score_center != 0.0      # it did move off its start
@@ -412,7 +420,7 @@ def test_a_decided_search_stops_early_with_the_same_move():
         for early in (False, True):
             search = Search(config=SearchConfig(mixing=1.0, expand_threshold=5, sim_threads=1,
                                                 seed=seed))
-            search.set_position(atari_game(), BLACK)
+            root_at(search, atari_game(), BLACK)
             search.run(SearchLimits(60.0, playouts=budget), stop_when_decided=early)
             searches.append(search)
         full, early = searches
@@ -433,7 +441,7 @@ def test_genmove_saves_time_when_the_move_is_clear():
 def test_tree_reuse_keeps_the_subtree():
     game = GameState(9, 7.5)
     search = Search(config=SearchConfig(mixing=1.0, expand_threshold=3))
-    search.set_position(game, BLACK)
+    root_at(search, game, BLACK)
     search.run(SearchLimits(3.0, playouts=3000))
     move = search.best_move()
     kept = search.tree.children()
@@ -442,7 +450,7 @@ def test_tree_reuse_keeps_the_subtree():
     before = search.tree.node(child)
     grandchildren = search.tree.children(child)
     game.play(BLACK, move)
-    assert search.set_position(game, WHITE)
+    assert root_at(search, game, WHITE)
     after = search.tree.node(search.tree.root)
     assert (after['n_r'], after['w_r']) == (before['n_r'], before['w_r'])
     now = search.tree.children()
@@ -450,14 +458,14 @@ def test_tree_reuse_keeps_the_subtree():
     assert list(now['n_r']) == list(grandchildren['n_r'])
     assert search.tree.node_count < kept['n_r'].sum() * 100   # the rest was dropped
     # Another game (or colour) is a fresh root.
-    assert not search.set_position(GameState(9, 7.5), BLACK)
+    assert not root_at(search, GameState(9, 7.5), BLACK)
     assert search.root_visits() == 0
-    assert not search.set_position(game, BLACK)      # same moves, the other colour to move
+    assert not root_at(search, game, BLACK)      # same moves, the other colour to move
 
 
 def test_memory_cap_is_respected():
     search = Search(config=SearchConfig(mixing=1.0, expand_threshold=0, max_nodes=1000))
-    search.set_position(GameState(9, 7.5), BLACK)
+    root_at(search, GameState(9, 7.5), BLACK)
     search.run(SearchLimits(0.5))
     stats = search.stats()
     assert stats['nodes'] <= 1000 and stats['pool_full'] > 0
@@ -496,7 +504,7 @@ def test_never_illegal_never_own_eye():
     black = [m for m in range(25) if m not in gtp('a1', 'c1', size=5)]
     game.setup(black=black, white=[], to_move=BLACK)
     search = Search(config=SearchConfig(mixing=1.0))
-    search.set_position(game, BLACK)
+    root_at(search, game, BLACK)
     search.run(SearchLimits(0.2))
     assert search.best_move() == PASS
     # A short game between two searches: every move legal (superko included)
@@ -548,7 +556,7 @@ def test_value_net_alone_finds_the_capture():
     value.value(np.zeros((49, 9, 9), np.uint8))      # warm up torch
     search = Search(value_eval=value, config=SearchConfig(mixing=0.0, expand_threshold=5))
     try:
-        search.set_position(atari_game(), BLACK)
+        root_at(search, atari_game(), BLACK)
         search.run(SearchLimits(1.0))
         c = search.tree.children()
         # lambda = 0: Q is the value mean alone wherever a value has arrived
@@ -678,7 +686,7 @@ def test_analysis_shows_a_barely_visited_move_at_the_roots_win_rate():
                           sim_threads=1)
     search = Search(config=config)
     game = GameState(9, 7.5)
-    search.set_position(game, BLACK)
+    root_at(search, game, BLACK)
     search.run(SearchLimits(playouts=400))        # at 200 the most visited move had 9-10 visits
     root = search.root_winrate()
     infos = search.infos(count=100)
@@ -713,7 +721,7 @@ def test_score_lead_is_the_rollouts_final_score_for_the_side_to_move(color, lead
     """On a board with nothing left to play, every rollout ends at the true area
     score, so each move's score lead is exactly that, from the mover's view."""
     search = Search(config=SearchConfig(mixing=1.0, sim_threads=1, seed=2))
-    search.set_position(settled_game(color), color)
+    root_at(search, settled_game(color), color)
     search.run(SearchLimits(playouts=300))
     infos = search.infos()
     assert infos and sum(info.visits for info in infos) >= 290
@@ -752,7 +760,7 @@ def test_dynamic_komi_counts_the_rollouts_but_not_the_reports(to_move, lead):
     config = SearchConfig(mixing=1.0, sim_threads=1, seed=2, dynamic_komi_per_stone=1.0)
     for dynamic_komi, white_wins in ((False, False), (True, True)):
         search = Search(config=config)
-        search.set_position(game, to_move, dynamic_komi=dynamic_komi)
+        root_at(search, game, to_move, dynamic_komi=dynamic_komi)
         search.run(SearchLimits(playouts=200))
         q = search.tree.children()['q']
         assert ((q + 1) / 2 == (1.0 if white_wins == (to_move == WHITE) else 0.0)).all()
@@ -773,7 +781,7 @@ def test_a_four_headed_networks_values_follow_dynamic_komi():
                           dynamic_komi_per_stone=1.0)
     search = Search(net, net, config=config)
     try:
-        search.set_position(game, WHITE, dynamic_komi=True)
+        root_at(search, game, WHITE, dynamic_komi=True)
         assert search.tree.komi == pytest.approx(11.5) and search.tree.true_komi == 7.5
         search.run(SearchLimits(playouts=150))
         for record, turned in valued_root_children(search, game, WHITE):   # White's view
@@ -796,7 +804,7 @@ def test_white_giving_handicap_resigns_late_and_only_when_far_lower():
             return self.winrate
 
     player = Estimate()
-    player.resign_rule = ResignRule(0.10)
+    player.decision = Decision(ResignRule(0.10))
     handicap = GameState(9, 0.5)
     handicap.place_handicap(gtp('c3', 'g7', 'g3', size=9))
     even = GameState(9, 7.5)

@@ -43,6 +43,7 @@ from goengine.game import coords
 from goengine.rollout import scoring
 from goengine.rollout.rollout_weights import DEFAULT_PATH, load as load_rollout
 from goengine.game.sgffile import SgfError, new_board, read_games
+from goengine.players.decision import Decision
 from goengine.search.limits import SearchLimits
 from harness.gnugo import GNUGO, GnuGo
 from harness.match import parse_score
@@ -94,7 +95,8 @@ def search_score(game, rollout, sims, seed):
     state = from_record(game)
     search = Search(rollout=rollout, config=SearchConfig(mixing=1.0, sim_threads=1, seed=seed))
     try:
-        search.set_position(state, state.to_move)
+        search.set_position(state, state.to_move,
+                            refuse_pass=Decision().refuses_pass(state, False))
         search.run(SearchLimits(playouts=sims))
         score = search.root_score() or 0.0
     finally:

@@ -11,11 +11,11 @@ import threading
 import time
 import traceback
 
-from goengine import PASS
 from goengine.game.state import GameState
 from goengine.gtp.commands import FAMILIES, move_text
 from goengine.gtp.protocol import GtpError, format_response, parse_command
 from goengine.game.moves import RESIGN
+from goengine.players.decision import legal_or_pass
 from goengine.players.player import SimplePlayer
 from goengine.gtp.timecontrol import TimeManager
 
@@ -123,10 +123,7 @@ class GtpEngine:
         move = self.player.genmove(game.copy(), color, limits, cleanup=cleanup,
                                    report=report, interval=interval)
         self.clock.charge(color, time.monotonic() - start)
-        if move not in (PASS, RESIGN) and not game.board.is_legal(move, color):
-            self.log(f'player chose illegal move {move}; passing instead')
-            move = PASS
-        return move
+        return legal_or_pass(game.board, color, move, self.log)
 
     def commit(self, color, move):
         if move != RESIGN:

@@ -11,7 +11,8 @@ import time
 
 from goengine import BLACK, PASS, WHITE
 from goengine.game.moves import RESIGN
-from goengine.players.player import Player, PolicyPlayer, self_atari, sensible_mask
+from goengine.players.decision import Decision
+from goengine.players.player import Player, PolicyPlayer, sensible_mask
 from goengine.players.resign import ResignRule
 from goengine.rollout.scoring import Scorer
 from goengine.search.config import SearchConfig
@@ -32,7 +33,8 @@ class MCTSPlayer(Player):
     def __init__(self, policy_eval=None, value_eval=None, rollout=None, config=None,
                  resign_threshold=None, log=None, scorer=None):
         self.config = config or SearchConfig()
-        self.resign_rule = ResignRule() if resign_threshold is None else ResignRule(resign_threshold)
+        rule = ResignRule() if resign_threshold is None else ResignRule(resign_threshold)
+        self.decision = Decision(rule, self.config.pass_ban_fraction)
         self.search = Search(policy_eval, value_eval, rollout, self.config)
         self.value_eval = value_eval
         self.scorer = scorer or Scorer(rollout)   # the search's rollouts judge dead stones
@@ -55,7 +57,8 @@ class MCTSPlayer(Player):
                 self.log('goengine: resigning: the opponent passed and our count says '
                          'we lose beyond doubt')
             return answer
-        reused = self.search.set_position(game, color, cleanup, dynamic_komi=color == WHITE)
+        reused = self.search.set_position(game, color, dynamic_komi=color == WHITE,
+                                          refuse_pass=self.decision.refuses_pass(game, cleanup))
         self.search.run(limits.after(time.monotonic() - start), report=report,
                         interval=interval, stop_when_decided=self.config.stop_when_decided)
         elapsed = time.monotonic() - start
@@ -66,26 +69,11 @@ class MCTSPlayer(Player):
         self._report_network_error()
         if self.should_resign(game, color):
             return RESIGN
-        move = self.search.best_move()
-        if move == PASS and self.opponent_passed(game, color) and not cleanup:
-            # Our pass would end the game: the search scores the end by area with
-            # every stone on the board alive, and a referee takes dead stones off.
-            # answer_to_pass above already asked our count, dead stones removed, and it
-            # did not say we win beyond doubt (cleanup bans the search's pass itself).
-            move = self.move_instead_of_pass(game, color)
-            if self.verbose:
-                self.log('goengine: not passing: our count does not say we win '
-                         'beyond doubt')
+        ranked = self.search.ranked_moves()
+        move = self.decision.from_ranking(game, color, ranked, cleanup)
+        if self.verbose and ranked and ranked[0] == PASS and move != PASS:
+            self.log('goengine: not passing: our count does not say we win beyond doubt')
         return move
-
-    def move_instead_of_pass(self, game, color):
-        """The most visited root move that is neither a pass nor a self-atari (in a
-        seki, filling a shared liberty gives the group away); PASS if there is none."""
-        board = game.board_for(color)
-        for move in self.search.ranked_moves():
-            if move != PASS and not self_atari(board, move, color):
-                return move
-        return PASS
 
     def resign_estimate(self, game, color):
         """(1 + max_a Q(s,a)) / 2, so resigning below resign_threshold is AlphaGo's
@@ -114,16 +102,30 @@ class MCTSPlayer(Player):
                      f'{type(networks.error).__name__}: {networks.error}')
 
     def analyze(self, game, color, report, interrupt, interval=1.0):
-        self.search.set_position(game, color)
+        self._stand_on(game, color)
         self.search.run(SearchLimits(), interrupt=interrupt, report=report,
                         interval=max(0.01, interval))
+
+    def review(self, game, color, limits):
+        """Search `game` for `color` within `limits` for a game review: (the best move's
+        MoveInfo or None, the win rate over all the root's simulations, root visits)."""
+        self._stand_on(game, color)
+        self.search.run(limits)
+        infos = self.search.infos(1)
+        return (infos[0] if infos else None), self.search.root_winrate(), \
+            self.search.root_visits()
 
     def ponder(self, game, interrupt):
         """Grow the tree for the position after our move until the next command."""
         if game.is_over():
             return
-        self.search.set_position(game, game.to_move, dynamic_komi=game.to_move == BLACK)
+        self._stand_on(game, game.to_move, dynamic_komi=game.to_move == BLACK)
         self.search.run(SearchLimits(), interrupt=interrupt)
+
+    def _stand_on(self, game, color, dynamic_komi=False):
+        """The search's root at `game`, passing as genmove would allow it outside cleanup."""
+        return self.search.set_position(game, color, dynamic_komi=dynamic_komi,
+                                        refuse_pass=self.decision.refuses_pass(game, False))
 
     def policy(self, game, color):
         return self.direct.policy(game, color) if self.direct else None

@@ -21,6 +21,7 @@ import numpy as np
 
 from goengine import BLACK, PASS, WHITE
 from goengine.game.moves import RESIGN, MoveInfo  # noqa: F401  (the players' answers)
+from goengine.players.decision import Decision, opponent_passed
 from goengine.players.resign import ResignRule
 from goengine.rollout import scoring
 
@@ -34,14 +35,6 @@ def sensible_mask(board, color):
     return mask
 
 
-def self_atari(board, move, color):
-    """Whether `color` playing `move` leaves its own chain in atari without capturing."""
-    after = board.copy()
-    captured = after.captures(color)
-    after.play(move, color)
-    return after.chain_liberties(move) == 1 and after.captures(color) == captured
-
-
 class Player:
     """Base class and interface. Subclasses override `policy`/`value`/`genmove`.
 
@@ -52,7 +45,7 @@ class Player:
     """
 
     name = 'player'
-    resign_rule = ResignRule(0.0)  # when to resign; a threshold of 0 never resigns
+    decision = Decision()          # pass, resign and legality (goengine.players.decision)
     scorer = scoring.Scorer()      # judges dead stones; constructors take the engine's own
     value_eval = None              # the value network's evaluator, where the player has one
 
@@ -156,29 +149,13 @@ class Player:
         return [0.5 if root is None else root] * len(moves)
 
     def answer_to_pass(self, game, color, mask, cleanup=False):
-        """PASS when no sensible move is left; outside cleanup, our count's answer
-        (answer_by_count); else None, play on."""
-        if not mask.any():
-            return PASS
-        if cleanup:
-            return None
-        return self.answer_by_count(game, color)
+        """Decision.answer_to_pass with this player's count: PASS, RESIGN or None (play on)."""
+        return self.decision.answer_to_pass(game, color, mask, cleanup,
+                                            lambda: self.winner_after_pass(game, color))
 
     def answer_by_count(self, game, color):
-        """When the opponent has passed: PASS if our count says we win beyond doubt,
-        RESIGN if it says we lose beyond doubt (where this player resigns at all: the
-        opponent would only pass again while we fill our own area); else None."""
-        winner = self.winner_after_pass(game, color)
-        if winner == color:
-            return PASS
-        if winner is not None and self.resign_rule.should_resign(game, color, 0.0):
-            return RESIGN          # a count lost beyond doubt: a win rate of 0
-        return None
-
-    def opponent_passed(self, game, color):
-        """Whether the opponent's last move was a pass: a pass now ends the game."""
-        last = game.last_move
-        return last is not None and last[1] == PASS and last[0] != color
+        """Decision.answer_by_count with this player's count of the board."""
+        return self.decision.answer_by_count(game, color, self.winner_after_pass(game, color))
 
     def winner_after_pass(self, game, color):
         """Once the opponent has passed, the winner by our count of the board (dead
@@ -187,7 +164,7 @@ class Player:
         count answers a pass: a referee that counts otherwise must not find us
         passing a lost game. A point that our ownership head leaves in doubt is in
         doubt too."""
-        if not self.opponent_passed(game, color):
+        if not opponent_passed(game, color):
             return None
         count = self.scorer.count(game.board, self.network_ownership(game, color))
         return count.winner_beyond_doubt()
@@ -195,13 +172,11 @@ class Player:
     @property
     def resign_threshold(self):
         """The win rate under which this player resigns (0: never)."""
-        return self.resign_rule.threshold
+        return self.decision.resign_threshold
 
     def should_resign(self, game, color):
-        """The resign rule (goengine.players.resign) on this player's own estimate."""
-        if self.resign_rule.threshold <= 0:
-            return False
-        return self.resign_rule.should_resign(game, color, self.resign_estimate(game, color))
+        """Decision.should_resign on this player's own estimate."""
+        return self.decision.should_resign(game, color, self.resign_estimate(game, color))
 
     def resign_estimate(self, game, color):
         """The win rate the resign rule trusts: the value network's, where there is one."""
@@ -253,7 +228,7 @@ class PolicyPlayer(Player):
         self.value_eval = value_eval
         self.temperature = temperature or None
         self.rng = np.random.default_rng(seed)
-        self.resign_rule = ResignRule(resign_threshold if value_eval is not None else 0.0)
+        self.decision = Decision(ResignRule(resign_threshold if value_eval is not None else 0.0))
         self.fallback = SimplePlayer(scorer=self.scorer)
         self.log = log or (lambda msg: print(msg, file=sys.stderr, flush=True))
         self._warned_sizes = set()

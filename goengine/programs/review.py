@@ -78,15 +78,11 @@ def analyse(record, player, seconds=None, visits=None, progress=None, moves=(1, 
         for number in numbers:
             game = from_record(record, number)
             color = record.moves[number - 1][0] if number <= len(record.moves) else game.to_move
-            search = player.search
-            search.set_position(game, color)
-            search.run(SearchLimits(seconds, playouts=visits))
-            infos = search.infos(1)
-            winrate = search.root_winrate()
-            if infos:
-                best = infos[0]
+            best, winrate, visits_done = player.review(game, color,
+                                                       SearchLimits(seconds, playouts=visits))
+            if best is not None:
                 score, source = position_score(player, game, color)
-                positions.append(Position(number, color, winrate, search.root_visits(), best.move,
+                positions.append(Position(number, color, winrate, visits_done, best.move,
                                           best.winrate, best.pv, score, source))
             else:   # nothing to search (no legal move but pass)
                 positions.append(Position(number, color, winrate, 0, PASS, winrate, []))

@@ -119,12 +119,13 @@ class Search:
         return (game.size, game.scoring_komi, game.superko, tuple(game.setup_black),
                 tuple(game.setup_white), game.first_to_move)
 
-    def set_position(self, game, color, cleanup=False, dynamic_komi=False):
+    def set_position(self, game, color, dynamic_komi=False, refuse_pass=False):
         """Point the root at `game` with `color` to move, reusing the subtree of
         the moves played since the last root when possible. Returns True if the
         tree was reused.
 
-        cleanup (kgs-genmove_cleanup): never pass while another move exists.
+        refuse_pass: the root may not pass while another move exists (the player's
+        Decision.refuses_pass: cleanup, and the first half of the game).
         dynamic_komi: White gives handicap and plays here, so its rollouts count
         with config.dynamic_komi() extra points (the win rates and scores reported,
         and the resign rule's, are the true count's).
@@ -146,7 +147,7 @@ class Search:
         if not self.tree.prepare_root(*serves):       # pool full even after reuse
             self.tree.reset(board)
             self.tree.prepare_root(*serves)
-        self.tree.forbid(self._forbidden(game, board, color, cleanup))
+        self.tree.forbid(self._forbidden(board, color, refuse_pass))
         return reused
 
     def _alternates(self, played, color):
@@ -161,15 +162,12 @@ class Search:
             expected = 3 - expected
         return expected == color
 
-    def _forbidden(self, game, board, color, cleanup):
-        """Root moves the real rules forbid (superko), and pass when we refuse it:
-        in cleanup mode, and in the first half of a game unless the opponent passed."""
+    def _forbidden(self, board, color, refuse_pass):
+        """Root moves the real rules forbid (superko), and pass when it is refused."""
         children = self.tree.children()
         banned = [int(m) for m in children['move'] if m != PASS and not board.is_legal(int(m), color)]
         others = len(children['move']) - len(banned) - 1
-        opponent_passed = game.last_move is not None and game.last_move[1] == PASS
-        early = game.move_number < int(game.size * game.size * self.config.pass_ban_fraction)
-        if others > 0 and (cleanup or (early and not opponent_passed)):
+        if others > 0 and refuse_pass:
             banned.append(PASS)
         return banned
 

@@ -112,7 +112,7 @@ def bench(split, game, color, policy, value, args):
                           max_pending_value=max(SearchConfig.max_pending_value, 2 * args.batch))
     search = Search(policy, value, config=config)
     try:
-        search.set_position(game, color)
+        search.set_position(game, color, refuse_pass=True)   # as genmove early in a game
         search.run(SearchLimits(0.5))                          # warm-up (torch, caches)
         search.tree.reset_stats()
         if search.networks:

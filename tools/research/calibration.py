@@ -27,6 +27,7 @@ import _checkout  # noqa: F401  (this checkout's packages first)
 from training.evaluation import sampled_example
 from goengine.game.state import GameError, from_record
 from goengine.game.sgffile import read_games
+from goengine.players.decision import Decision
 from goengine.search.limits import SearchLimits
 from training import evaluation
 from training.sampler import ValueExamples
@@ -101,7 +102,7 @@ def engine_winrates(args, positions):
             except GameError:
                 continue
             color = game.moves[move][0]
-            search.set_position(state, color)
+            search.set_position(state, color, refuse_pass=Decision().refuses_pass(state, False))
             search.run(SearchLimits(600, playouts=args.playouts))
             infos = search.infos(1)
             if not infos:

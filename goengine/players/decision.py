@@ -1,0 +1,104 @@
+"""Which move we really play: the one place that turns a player's ranking into the answer
+of genmove (Leela Zero's UCTSearch::get_best_move does the same in one function).
+
+Every player ranks moves its own way (the search by visits, the policy by probability);
+this module then applies the rules that make the answer a sensible one:
+
+* no sensible move left: pass;
+* the opponent passed (outside kgs-genmove_cleanup): pass when our count wins beyond the
+  points in doubt, resign when it loses beyond them (where we resign at all), else play on;
+* the resign rule (goengine.players.resign) on the player's own win rate;
+* the search's pass is refused where it would end the game unless our count says we win
+  (then the best move that is not a self-atari), and the root may not pass in cleanup
+  nor in the first half of the game unless the opponent passed (refuses_pass);
+* an illegal move is never returned (legal_or_pass).
+"""
+
+from goengine import PASS
+from goengine.game.moves import RESIGN
+from goengine.players.resign import ResignRule
+
+
+def opponent_passed(game, color):
+    """Whether the opponent's last move was a pass: a pass now ends the game."""
+    last = game.last_move
+    return last is not None and last[1] == PASS and last[0] != color
+
+
+def self_atari(board, move, color):
+    """Whether `color` playing `move` leaves its own chain in atari without capturing."""
+    after = board.copy()
+    captured = after.captures(color)
+    after.play(move, color)
+    return after.chain_liberties(move) == 1 and after.captures(color) == captured
+
+
+class Decision:
+    """The rules above, with the player's resign rule.
+
+    pass_ban_fraction: the root may not pass before size*size*this plies unless the
+    opponent passed (rollouts undervalue the open board, and an early pass loses)."""
+
+    def __init__(self, resign_rule=None, pass_ban_fraction=0.5):
+        self.resign_rule = resign_rule or ResignRule(0.0)
+        self.pass_ban_fraction = pass_ban_fraction
+
+    @property
+    def resign_threshold(self):
+        return self.resign_rule.threshold
+
+    def answer_to_pass(self, game, color, mask, cleanup, winner_after_pass):
+        """Before any search: PASS when no sensible move is left (`mask`, bool over the
+        points); outside cleanup, the count's answer to the opponent's pass (answer_by_count,
+        with winner_after_pass() the winner beyond doubt or None); else None: play on."""
+        if not mask.any():
+            return PASS
+        if cleanup:
+            return None
+        return self.answer_by_count(game, color, winner_after_pass())
+
+    def answer_by_count(self, game, color, winner):
+        """PASS if our count says `color` wins beyond doubt, RESIGN if it says we lose
+        beyond doubt and we resign at all (the opponent would only pass again while we
+        fill our own area); else None."""
+        if winner == color:
+            return PASS
+        if winner is not None and self.resign_rule.should_resign(game, color, 0.0):
+            return RESIGN          # a count lost beyond doubt: a win rate of 0
+        return None
+
+    def should_resign(self, game, color, winrate):
+        """The resign rule on the player's estimate (None: no estimate, no resigning)."""
+        if self.resign_rule.threshold <= 0:
+            return False
+        return self.resign_rule.should_resign(game, color, winrate)
+
+    def refuses_pass(self, game, cleanup):
+        """Whether the search's root may not pass now: in cleanup, and in the first
+        pass_ban_fraction of the game unless the opponent passed."""
+        opponent_passed_last = game.last_move is not None and game.last_move[1] == PASS
+        early = game.move_number < int(game.size * game.size * self.pass_ban_fraction)
+        return cleanup or (early and not opponent_passed_last)
+
+    def from_ranking(self, game, color, ranked, cleanup):
+        """The move to play from the search's root moves, best first: the first legal
+        one; where that is a pass that would end the game (the opponent passed, not in
+        cleanup), the first that is neither a pass nor a self-atari (in a seki, filling
+        a shared liberty gives the group away), since answer_to_pass already found that
+        our count does not win beyond doubt. PASS when nothing is left."""
+        board = game.board_for(color)
+        legal = [m for m in ranked if m == PASS or board.is_legal(m, color)]
+        move = legal[0] if legal else PASS
+        if move == PASS and opponent_passed(game, color) and not cleanup:
+            move = next((m for m in legal if m != PASS and not self_atari(board, m, color)),
+                        PASS)
+        return move
+
+
+def legal_or_pass(board, color, move, log):
+    """`move`, or PASS (with a line to `log`) where the board forbids it: the GTP layer's
+    last guard, so that no player's slip reaches the controller."""
+    if move not in (PASS, RESIGN) and not board.is_legal(move, color):
+        log(f'player chose illegal move {move}; passing instead')
+        return PASS
+    return move

@@ -1,7 +1,7 @@
 """The GTP engine: the game, the player and the clocks behind the commands.
 
-GtpEngine executes one GTP line at a time (gtp_protocol parses it, a handler
-family in gtp_commands answers it). As a last line of defence any exception
+GtpEngine executes one GTP line at a time (goengine.gtp.protocol parses it, a handler
+family in goengine.gtp.commands answers it). As a last line of defence any exception
 other than GtpError is reported as an internal error and the game is restored
 to its state before the command.
 """

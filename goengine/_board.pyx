@@ -554,6 +554,25 @@ cdef bint is_ladder_escape(const BoardState* b, int p, int c) noexcept nogil:
     return False
 
 
+cdef bint is_dead_ladder_extension(const BoardState* b, int p, int c) noexcept nogil:
+    """Does c playing p extend a chain of c in atari (p is its last liberty) that the
+    ladder still captures? The extension that runs out a dead ladder: every chain of c
+    in atari beside p is read, and none survives (is_ladder_escape is False). A read
+    that runs out of its node budget counts as surviving, so only a ladder read to its
+    end is called dead."""
+    cdef int k, n
+    cdef int d[4]
+    cdef bint in_atari = False
+    if b.color[p] != EMPTY:
+        return False
+    d[0] = p - b.stride; d[1] = p - 1; d[2] = p + 1; d[3] = p + b.stride
+    for k in range(4):
+        n = d[k]
+        if b.color[n] == c and b.libs[b.head[n]] == 1:
+            in_atari = True
+    return in_atari and not is_ladder_escape(b, p, c)
+
+
 cdef void area_owner(const BoardState* b, int8_t* owner) noexcept nogil:
     """Tromp-Taylor owner of every point (indexed by point): BLACK or WHITE
     for stones and for empty regions that reach only that colour, else EMPTY."""
@@ -939,6 +958,55 @@ cdef class Board:
     def is_ladder_escape(self, move, color=None):
         cdef int p = self._point(move)
         return p != PASS_POINT and is_ladder_escape(&self.st, p, self._color(color))
+
+    def without_dead_ladders(self, int min_stones=3):
+        """The position as a ladder that is already decided leaves it, or None when there
+        is none: a copy with the chains of `min_stones` or more that the ladder captures
+        taken off as captured, the player to move unchanged. Those are the mover's chains
+        in atari that no extension nor capture saves (the ladder reader, read to its end),
+        and the largest of the opponent's two-liberty chains that the mover can ladder now.
+        The network, trained on games where nobody runs out a dead ladder, reads such a
+        chain as alive; the search evaluates this board in its place."""
+        cdef BoardState* b = &self.st
+        cdef int c = b.to_move, p, h, nodes, best = NO_POINT, best_size = 0, count = 0
+        cdef int taken[MAX_POINTS]
+        cdef Board other
+        cdef bint seen[MAX_POINTS]
+        memset(seen, 0, sizeof(seen))
+        with nogil:
+            for p in range(b.num_points):
+                if b.color[p] != BLACK and b.color[p] != WHITE:
+                    continue
+                h = b.head[p]
+                if seen[h] or b.num_stones[h] < min_stones:
+                    continue
+                seen[h] = True
+                nodes = 0
+                if b.color[h] == c and b.libs[h] == 1:
+                    if _defender_loses(b, h, 0, &nodes):
+                        taken[count] = h
+                        count += 1
+                elif b.color[h] == 3 - c and b.libs[h] == 2 and b.num_stones[h] > best_size:
+                    if _attacker_wins(b, h, 0, &nodes):
+                        best, best_size = h, b.num_stones[h]
+        if best != NO_POINT:
+            taken[count] = best
+            count += 1
+        if count == 0:
+            return None
+        other = self.copy()
+        for p in range(count):
+            h = other.st.head[taken[p]]
+            other.st.captures[3 - other.st.color[h]] += _remove_chain(&other.st, h)
+        other.st.ko = NO_POINT
+        return other
+
+    def extends_dead_ladder(self, move, color=None):
+        """Whether `move` extends a chain of `color` in atari that the ladder still
+        captures (is_dead_ladder_extension): the move the search and the rollouts never
+        want to play."""
+        cdef int p = self._point(move)
+        return p != PASS_POINT and is_dead_ladder_extension(&self.st, p, self._color(color))
 
     def area_counts(self):
         """(black area, white area) under Tromp-Taylor rules."""

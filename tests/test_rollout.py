@@ -167,13 +167,17 @@ def test_forbidden_is_suicide_or_own_true_eye():
 
 def replay_rollout(board, moves):
     """Replay a rollout's moves on a copy (Board.play checks every one) and
-    check it only passed when nothing but its own eyes was left."""
+    check it only passed when nothing was left but its own eyes and extensions of
+    chains the ladder still captures, and never ran out a dead ladder."""
     board = board.copy()
     board.superko = False                   # rollouts use simple ko
     for move in moves:
         if move == PASS:
             color = board.to_move
-            assert all(board.is_eye(m, color) for m in board.legal_moves())
+            assert all(board.is_eye(m, color) or board.extends_dead_ladder(m, color)
+                       for m in board.legal_moves())
+        else:
+            assert not board.extends_dead_ladder(move, board.to_move)
         board.play(move)
     return board
 

@@ -24,6 +24,25 @@ from goengine.game.moves import RESIGN, MoveInfo  # noqa: F401  (the players' an
 from goengine.players.decision import Decision, opponent_passed
 from goengine.players.resign import ResignRule
 from goengine.rollout import scoring
+from goengine.search.config import SearchConfig
+
+
+def cut_dead_ladders(board, color, probs, cap):
+    """`probs` with every move that extends a chain the ladder still captures
+    (Board.extends_dead_ladder) held to at most `cap`, the rest scaled up to the same total:
+    the search's rule (SearchConfig.dead_ladder_prior) for a player without a search."""
+    probs = np.asarray(probs, dtype=np.float64).copy()
+    dead = [m for m in np.flatnonzero(probs > cap) if board.extends_dead_ladder(int(m), color)]
+    if not dead:
+        return probs.astype(np.float32)
+    freed = float((probs[dead] - cap).sum())
+    probs[dead] = cap
+    alive = np.ones(len(probs), dtype=bool)
+    alive[dead] = False
+    rest = float(probs[alive].sum())
+    if rest > 0:
+        probs[alive] += freed * probs[alive] / rest
+    return probs.astype(np.float32)
 
 
 def sensible_mask(board, color):
@@ -216,6 +235,7 @@ class PolicyPlayer(Player):
     """
 
     name = 'policy'
+    dead_ladder_prior = SearchConfig.dead_ladder_prior   # the search's cap, the same rule
 
     def __init__(self, policy_eval, value_eval=None, resign_threshold=0.10, log=None,
                  temperature=None, seed=None, scorer=None):
@@ -255,7 +275,8 @@ class PolicyPlayer(Player):
         if not mask.any():
             return np.zeros(board.size * board.size, dtype=np.float32)
         planes = self.features.input_planes(board, self.policy_eval.planes)
-        return np.asarray(self.policy_eval.policy(planes, legal_mask=mask), dtype=np.float32)
+        probs = self.policy_eval.policy(planes, legal_mask=mask)
+        return cut_dead_ladders(board, color, probs, self.dead_ladder_prior)
 
     def choose(self, probs, mask):
         """Greedy, or a sample at the player's temperature (sensible moves only)."""

@@ -111,6 +111,10 @@ def build_parser():
                    help='visits before a leaf is expanded and sent to the policy network '
                         '(AlphaGo: 40, the default; 3 with the small network); it rises on '
                         'its own when the network falls behind')
+    p.add_argument('--search-mode', choices=('apv', 'zero'), default=None,
+                   help='apv: AlphaGo\'s search, rollouts mixed with the value by --lambda (the '
+                        'default); zero: AlphaGo Zero\'s, every leaf evaluated by the four-'
+                        'headed network and no rollouts, every core on the network')
     loading.add_device_flag(p)
     loading.add_backend_flag(p)
     p.add_argument('--threads', type=positive_int, default=None, metavar='N',
@@ -165,6 +169,7 @@ def search_config(args):
     return loading.search_config(
         network, args.search, mixing=args.mixing, c_puct=args.c_puct,
         expand_threshold=args.expand_threshold, net_threads=args.threads or None,
+        search_mode=args.search_mode,
         stop_when_decided=False if args.spend_full_time else None)
 
 
@@ -215,6 +220,14 @@ def main(argv=None):
     if args.mixing is not None and args.mixing < 1 and engine_player.value_eval is None:
         log(f'goengine: --lambda {args.mixing} needs a value network (--value-weights FILE, '
             'or a four-headed --weights file)')
+        engine_player.close()
+        return 2
+    if (kind == 'search' and config.search_mode == 'zero'
+            and not (engine_player.value_eval is not None
+                     and engine_player.value_eval is getattr(engine_player.search.networks,
+                                                             'policy_eval', None))):
+        log('goengine: --search-mode zero needs one four-headed network (policy and value '
+            'on one trunk), e.g. --weights weights/sl.pt')
         engine_player.close()
         return 2
     engine_player.verbose = args.verbose

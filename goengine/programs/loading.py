@@ -93,7 +93,16 @@ def search_config(network, settings=(), **given):
     from goengine.search.config import SearchConfig
     config = replace(SearchConfig(), **NETWORK_SEARCH.get(network, {}))
     config = config.with_settings(settings)
-    return replace(config, **{name: value for name, value in given.items() if value is not None})
+    config = replace(config, **{name: value for name, value in given.items() if value is not None})
+    if config.search_mode == 'zero' and given.get('net_threads') is None \
+            and not any(s.strip().startswith('net_threads') for s in settings):
+        config = replace(config, net_threads=cpu_count())   # no rollouts: every core on it
+    return config
+
+
+def cpu_count():
+    """The cores this process may run on."""
+    return len(os.sched_getaffinity(0)) if hasattr(os, 'sched_getaffinity') else os.cpu_count() or 1
 
 
 def add_device_flag(parser):

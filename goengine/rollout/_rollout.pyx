@@ -26,7 +26,8 @@ import numpy as np
 
 from goengine._board cimport (
     Board, BoardState, EMPTY, BLACK, WHITE, BORDER, PASS_POINT, MAX_POINTS, MAX_STRIDE,
-    copy_state, is_legal, libs_after_move, area_counts, area_owner, add_area_owner, point_of,
+    copy_state, is_dead_ladder_extension, is_legal, libs_after_move, area_counts, area_owner,
+    add_area_owner, point_of,
     random_playout,
 )
 from goengine.rollout._patterns cimport (
@@ -600,6 +601,8 @@ cdef int _choose_move(Sampler* s, uint64_t* rng) noexcept nogil:
             if _override(s, c, p, 0.0):     # the ko is forbidden for this move only
                 continue
             return PASS_POINT
+        if p != PASS_POINT and is_dead_ladder_extension(b, p, c) and _override(s, c, p, 0.0):
+            continue                        # never run out a dead ladder: the chain is given up
         return p
 
 

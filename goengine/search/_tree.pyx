@@ -29,12 +29,13 @@ from libc.math cimport atan, sqrt, exp
 from libc.stdint cimport int16_t, int32_t, int64_t, uint8_t, uint32_t, uint64_t
 from libc.stdlib cimport free, malloc
 from posix.time cimport clock_gettime, timespec, CLOCK_MONOTONIC, CLOCK_REALTIME
+from posix.unistd cimport usleep
 
 import numpy as np
 
 from goengine._board cimport (
     Board, BoardState, EMPTY, MAX_POINTS, PASS_POINT, area_counts, board_clear, copy_state,
-    is_legal, is_true_eye, play_move, point_of,
+    is_dead_ladder_extension, is_legal, is_true_eye, play_move, point_of,
 )
 from goengine.rollout._rollout cimport RolloutModel, RolloutPolicy, rollout_play, tree_priors
 
@@ -62,6 +63,8 @@ cdef enum:
     PRIORS_PENDING = 4    # children have placeholder priors; the SL policy is queued
     PRIORS_FINAL = 8      # children's priors come from the SL policy (or no policy exists)
     FORBIDDEN = 16        # root child that the real rules forbid (superko) or we refuse
+    DEAD_LADDER = 32      # a move that extends a chain the ladder still captures
+    ZERO_WAITING = 64     # zero search: a simulation waits for this leaf's evaluation
     # request kinds
     REQ_POLICY = 0
     REQ_VALUE = 1
@@ -221,13 +224,15 @@ cdef class Tree:
     cdef uint32_t generation
 
     # configuration
-    cdef double c_puct, mixing, temperature, pass_prior, fpu_reduction
+    cdef double c_puct, mixing, temperature, pass_prior, fpu_reduction, dead_ladder_prior
     cdef double score_weight, score_scale
     cdef public double score_center   # the root player's expected score (points, tree.komi):
                                       # the root's mean score, taken at every descent
     cdef bint fpu_from_parent
     cdef int n_vl, n_thr, max_pending_policy, max_pending_value
     cdef bint use_policy, use_value
+    cdef readonly bint zero      # AlphaGo Zero's search: the network at every leaf, no rollouts
+    cdef bint zero_asked         # config.search_mode == 'zero': zero wherever a network serves
     cdef public bint values_with_priors   # one four-headed network: a leaf's value comes
                                           # with its expansion's policy call, never alone
     cdef public bint scores_with_values   # every value backed up carries the network's
@@ -254,6 +259,8 @@ cdef class Tree:
     cdef readonly int64_t sims_done
     cdef int64_t sims_started, rollouts, expansions, value_backups
     cdef int64_t deferred_expansions, skipped_values, full_events
+    cdef int64_t waiting, collisions   # zero search: leaves awaiting the network; simulations
+                                       # that found their leaf already on its way (undone)
     cdef Timing timing
 
     def __cinit__(self, config, rollout=None):
@@ -273,9 +280,15 @@ cdef class Tree:
         pthread_mutex_init(&self.lock, NULL)
         pthread_cond_init(&self.wake, NULL)
         self.c_puct = config.c_puct
-        self.mixing = config.mixing
+        self.zero_asked = config.search_mode == 'zero'
+        self.zero = False            # set by prepare_root, where the networks are known
+        # Zero search backs each leaf's value up as the visit's outcome (n_r, w_r, which
+        # carry the virtual loss), so Q is that mean: lambda 1 over those statistics; and
+        # where no network serves the board it falls back to rollouts alone, lambda 1 too.
+        self.mixing = 1.0 if self.zero_asked else config.mixing
         self.temperature = config.policy_temperature
         self.pass_prior = config.pass_prior
+        self.dead_ladder_prior = config.dead_ladder_prior
         self.fpu_from_parent = config.fpu_from_parent
         self.fpu_reduction = config.fpu_reduction
         self.score_weight = config.score_utility
@@ -328,6 +341,7 @@ cdef class Tree:
         self.queues[1].head = self.queues[1].len = 0
         self.pending_policy = 0
         self.pending_value = 0
+        self.waiting = 0
 
     cdef void clear(self) noexcept nogil:
         self.used = 1
@@ -354,7 +368,7 @@ cdef class Tree:
         i = 0
         while i < used:
             old = origin[i]
-            fresh[i].flags &= ~(VALUE_PENDING | PRIORS_PENDING | FORBIDDEN)
+            fresh[i].flags &= ~(VALUE_PENDING | PRIORS_PENDING | FORBIDDEN | ZERO_WAITING)
             first = self.nodes[old].first_child
             k = self.nodes[old].num_children
             if first != NO_NODE:
@@ -385,7 +399,11 @@ cdef class Tree:
         if first + b.num_empty + 1 > self.capacity:
             self.full_events += 1
             return False
-        tree_priors(self.rollout_model, b, self.prior_buf)
+        if self.zero:
+            for row in range(b.size * b.size):
+                self.prior_buf[row] = 1.0      # replaced by the network before any descent
+        else:
+            tree_priors(self.rollout_model, b, self.prior_buf)
         for row in range(b.size):
             for col in range(b.size):
                 p = point_of(b, row, col)
@@ -393,7 +411,9 @@ cdef class Tree:
                     continue
                 self.init_node(first + k, node, p)
                 self.nodes[first + k].prior = self.prior_buf[row * b.size + col]
-                total += self.prior_buf[row * b.size + col]
+                if self.dead_ladder_prior < 1.0 and is_dead_ladder_extension(b, p, c):
+                    self.nodes[first + k].flags |= DEAD_LADDER
+                total += self.nodes[first + k].prior
                 k += 1
         self.init_node(first + k, node, PASS_POINT)
         # Normalise: pass gets pass_prior, the moves share the rest.
@@ -404,6 +424,7 @@ cdef class Tree:
         self.nodes[first + k].prior = self.pass_prior if k > 0 else 1.0
         self.nodes[node].first_child = first
         self.nodes[node].num_children = k + 1
+        self.cut_dead_ladders(node)
         self.nodes[node].flags |= PRIORS_FINAL if not self.use_policy else 0
         self.used = first + k + 1
         self.expansions += 1
@@ -504,6 +525,13 @@ cdef class Tree:
         if self.score_weight > 0:
             self.center_score()
         while True:
+            if self.zero and b.passes < 2 and not (self.nodes[node].flags & PRIORS_FINAL):
+                if (self.nodes[node].num_children == 0
+                        and self.pending_policy < self.max_pending_policy):
+                    self.expand(node, b)
+                if self.nodes[node].num_children > 0:
+                    self.ask_policy(node, b)
+                break                         # a leaf: its evaluation is asked or on its way
             if self.nodes[node].num_children == 0:
                 if expanded or b.passes >= 2:
                     break                     # one expansion a simulation; game over
@@ -541,6 +569,28 @@ cdef class Tree:
                 self.nodes[node].w_r += z
             z = -z
             node = self.nodes[node].parent
+
+    cdef void undo_virtual_loss(self, int node) noexcept nogil:
+        """Take back the virtual loss a simulation charged to the path down to `node`."""
+        while node != NO_NODE and node != self.root:
+            self.nodes[node].n_r -= self.n_vl
+            self.nodes[node].w_r += self.n_vl
+            node = self.nodes[node].parent
+
+    cdef void settle_waiter(self, int node) noexcept nogil:
+        """Zero search: the simulation waiting on `node` ends, its value backed up as the
+        visit's outcome (or, without a value, its virtual loss taken back uncounted)."""
+        cdef Node* nd = &self.nodes[node]
+        if not (nd.flags & ZERO_WAITING):
+            return
+        nd.flags &= ~ZERO_WAITING
+        self.waiting -= 1
+        if nd.flags & VALUE_DONE:
+            self.backup_rollout(node, nd.value)
+            self.sims_done += 1
+        else:
+            self.undo_virtual_loss(node)
+            self.sims_started -= 1
 
     cdef void backup_value(self, int node, double v, double v_true, double score) noexcept nogil:
         """Value-net result v (at tree.komi), the same at the true komi, and its expected
@@ -586,6 +636,8 @@ cdef class Tree:
         leaf = self.descend(b)
         terminal = b.passes >= 2
         color = b.to_move
+        if self.zero and not terminal:
+            return self.zero_leaf(leaf, t, t0, t1)
         if terminal:
             score = score_for(b, self.komi, color)
             z = sign_of(score)
@@ -619,6 +671,52 @@ cdef class Tree:
         t.backup += now() - t3
         pthread_mutex_unlock(&self.lock)
         return True
+
+    cdef bint zero_leaf(self, int leaf, Timing* t, double t0, double t1) noexcept nogil:
+        """The rest of a zero-search simulation (lock held, released here): a leaf with
+        a value counts at once; one whose evaluation is asked waits for it (settle_waiter);
+        one another simulation already waits on, or that could not be queued, takes its
+        virtual loss back uncounted, and the thread pauses for the network."""
+        cdef Node* nd = &self.nodes[leaf]
+        cdef bint pause = False
+        if nd.flags & VALUE_DONE and nd.flags & PRIORS_FINAL:
+            self.backup_rollout(leaf, nd.value)
+            self.backup_value(leaf, nd.value, nd.value_true, nd.net_score)
+            self.sims_done += 1
+        elif nd.flags & PRIORS_PENDING and not (nd.flags & ZERO_WAITING):
+            nd.flags |= ZERO_WAITING
+            self.waiting += 1
+        else:
+            self.undo_virtual_loss(leaf)
+            self.sims_started -= 1
+            self.collisions += 1
+            pause = True
+        t.wait += t1 - t0
+        t.select += now() - t1
+        pthread_mutex_unlock(&self.lock)
+        if pause:
+            usleep(50)
+        return True
+
+    def waiting_leaves(self):
+        """Zero search: simulations still waiting for their leaf's evaluation."""
+        return self.waiting
+
+    def abandon_waiters(self):
+        """Zero search, once no answer will come in time: every waiting simulation
+        takes its virtual loss back, uncounted. Returns how many there were."""
+        cdef int i, n = 0
+        with nogil:
+            pthread_mutex_lock(&self.lock)
+            for i in range(self.used):
+                if self.nodes[i].flags & ZERO_WAITING:
+                    self.nodes[i].flags &= ~ZERO_WAITING
+                    self.undo_virtual_loss(i)
+                    self.sims_started -= 1
+                    n += 1
+            self.waiting = 0
+            pthread_mutex_unlock(&self.lock)
+        return n
 
     def run(self, uint64_t seed):
         """Simulate until stop() or the simulation limit; call from a thread.
@@ -707,7 +805,8 @@ cdef class Tree:
         with nogil:
             pthread_mutex_lock(&self.lock)
             self.use_policy = policy
-            self.use_value = value and self.mixing < 1.0
+            self.zero = self.zero_asked and policy and value and self.values_with_priors
+            self.use_value = value and (self.mixing < 1.0 or self.zero)
             if self.nodes[self.root].num_children == 0 and self.root_state.passes < 2:
                 ok = self.expand(self.root, &self.root_state)
             if not self.use_policy:
@@ -852,19 +951,20 @@ cdef class Tree:
         elif what == ANSWER_NO_PRIORS:
             self.pending_policy -= 1
             nd.flags &= ~PRIORS_PENDING
+            self.settle_waiter(node)
         elif what == ANSWER_NO_VALUE:
             self.pending_value -= 1
             nd.flags &= ~VALUE_PENDING
         else:
             if what == ANSWER_VALUE:
                 self.pending_value -= 1
-            elif nd.flags & (VALUE_DONE | VALUE_PENDING):
-                return                     # an offered value the node does not need
-            nd.flags = (nd.flags & ~VALUE_PENDING) | VALUE_DONE
-            nd.value = -answer[0]
-            nd.value_true = -answer[1]
-            nd.net_score = -answer[2] if self.scores_with_values else 0.0
-            self.backup_value(node, nd.value, nd.value_true, nd.net_score)
+            if what == ANSWER_VALUE or not (nd.flags & (VALUE_DONE | VALUE_PENDING)):
+                nd.flags = (nd.flags & ~VALUE_PENDING) | VALUE_DONE
+                nd.value = -answer[0]
+                nd.value_true = -answer[1]
+                nd.net_score = -answer[2] if self.scores_with_values else 0.0
+                self.backup_value(node, nd.value, nd.value_true, nd.net_score)
+            self.settle_waiter(node)
 
     cdef void set_priors(self, int node, const float* logits) noexcept nogil:
         cdef Node* c
@@ -888,7 +988,30 @@ cdef class Tree:
                 c.prior = self.pass_prior if total > 0 else 1.0
             else:
                 c.prior = c.prior * share / total
+        self.cut_dead_ladders(node)
         self.nodes[node].flags = (self.nodes[node].flags & ~PRIORS_PENDING) | PRIORS_FINAL
+
+    cdef void cut_dead_ladders(self, int node) noexcept nogil:
+        """A child that extends a chain the ladder still captures (DEAD_LADDER) gets at
+        most dead_ladder_prior, whatever the policy thought; the other moves share what it
+        gave up, in proportion (pass keeps its prior)."""
+        cdef Node* c
+        cdef int i, first = self.nodes[node].first_child, k = self.nodes[node].num_children
+        cdef double freed = 0, rest = 0
+        for i in range(first, first + k):
+            c = &self.nodes[i]
+            if c.flags & DEAD_LADDER:
+                if c.prior > self.dead_ladder_prior:
+                    freed += c.prior - self.dead_ladder_prior
+                    c.prior = self.dead_ladder_prior
+            elif c.move != PASS_POINT:
+                rest += c.prior
+        if freed <= 0 or rest <= 0:
+            return
+        for i in range(first, first + k):
+            c = &self.nodes[i]
+            if not (c.flags & DEAD_LADDER) and c.move != PASS_POINT:
+                c.prior += freed * c.prior / rest
 
     # -- inspection ---------------------------------------------------------
 
@@ -956,6 +1079,7 @@ cdef class Tree:
         return dict(sims=self.sims_done, rollouts=self.rollouts, expansions=self.expansions,
                     value_backups=self.value_backups, deferred_expansions=self.deferred_expansions,
                     skipped_values=self.skipped_values, pool_full=self.full_events,
+                    waiting=self.waiting, collisions=self.collisions,
                     nodes=self.used, capacity=self.capacity,
                     pending_policy=self.pending_policy, pending_value=self.pending_value,
                     time_wait=self.timing.wait, time_select=self.timing.select,
@@ -964,6 +1088,7 @@ cdef class Tree:
     def reset_stats(self):
         self.rollouts = self.expansions = self.value_backups = 0
         self.deferred_expansions = self.skipped_values = self.full_events = 0
+        self.collisions = 0
         self.sims_done = 0
         self.timing.wait = self.timing.select = self.timing.rollout = self.timing.backup = 0
 

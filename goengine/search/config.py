@@ -12,6 +12,8 @@ from dataclasses import dataclass, fields, replace
 
 from goengine.nn.devices import is_cpu
 
+SEARCH_MODES = ('apv', 'zero')
+
 # Most positions a network call takes on a GPU, where a call of 64 costs
 # little more than a call of one; not yet tuned by measurement (docs/GPU.md).
 ACCELERATOR_BATCH = 64
@@ -26,6 +28,12 @@ class SearchConfig:
     expand_threshold: int = 40   # n_thr: visits before a leaf gets children of its own
     policy_temperature: float = 0.67   # beta: softmax temperature of the SL policy priors
     # (AlphaGo's resign_q = -0.8 is goengine.players.resign.ResignRule's 10 %.)
+
+    # -- which search --------------------------------------------------------
+    search_mode: str = 'apv'     # 'apv': AlphaGo's, rollouts mixed with the value by lambda;
+                                 # 'zero': AlphaGo Zero's, every leaf evaluated by one four-
+                                 # headed network and its value backed up, no rollouts, the
+                                 # cores on the network (docs/DECISIONS.md, 'search mode')
 
     # -- ours ------------------------------------------------------------
     # AlphaGo adjusted n_thr "dynamically to ensure that the rate at which
@@ -52,6 +60,14 @@ class SearchConfig:
                                  # on two cores one, so that the other runs simulations
     max_nodes: int = 2_000_000   # node pool cap (~52 bytes a node): memory stays bounded
     pass_prior: float = 0.01     # prior of the pass move (the policy network has no pass output)
+    dead_ladder_prior: float = 0.001  # the most prior (placeholder or network) a move gets that
+                                 # extends a chain the ladder still captures (Board.extends_dead_
+                                 # ladder); 1: off (docs/DECISIONS.md, 'dead ladders')
+    ladder_min_stones: int = 5   # a leaf's value is read with chains of this many stones that
+                                 # the ladder captures taken off (Board.without_dead_ladders); 0: off
+                                 # (docs/DECISIONS.md, 'dead ladders')
+    zero_settle_wait: float = 0.2  # zero search: longest wait (s) after the stop for the leaves
+                                 # still with the network, before their virtual loss is undone
     root_policy_wait: float = 0.5  # longest wait (s) for the root's SL priors before searching,
     root_policy_wait_share: float = 0.25  # and at most this share of the move's time
     report_min_visits: int = 10  # analysis (lz-analyze, kata-analyze) shows a move with fewer
@@ -104,6 +120,13 @@ class SearchConfig:
             raise ValueError('need sim_threads >= 0, batch_size >= 1, max_nodes >= 1000')
         if not 0.0 <= self.pass_prior < 1.0:
             raise ValueError('pass_prior must be in [0, 1)')
+        if self.search_mode not in SEARCH_MODES:
+            raise ValueError(f'search_mode must be one of {", ".join(SEARCH_MODES)}, '
+                             f'got {self.search_mode!r}')
+        if self.ladder_min_stones < 0:
+            raise ValueError('ladder_min_stones must be >= 0')
+        if not 0.0 <= self.dead_ladder_prior <= 1.0:
+            raise ValueError('dead_ladder_prior must be in [0, 1]')
         if self.adapt_period <= 0 or self.resign_min_visits < 0:
             raise ValueError('need adapt_period > 0 and resign_min_visits >= 0')
         if self.score_utility < 0 or self.score_utility_scale <= 0:
@@ -156,9 +179,12 @@ class SearchConfig:
                        max_pending_value=max(self.max_pending_value, 2 * ACCELERATOR_BATCH))
 
     def simulation_threads(self, networks):
-        """sim_threads, or with 0 one per core not used by the network thread."""
+        """sim_threads, or with 0 one per core not used by the network thread; one for the
+        zero search, whose simulations only select and wait (the network takes the cores)."""
         if self.sim_threads > 0:
             return self.sim_threads
+        if self.search_mode == 'zero' and networks:
+            return 1
         cores = len(os.sched_getaffinity(0)) if hasattr(os, 'sched_getaffinity') else os.cpu_count()
         return max(1, (cores or 1) - (self.net_threads if networks else 0))
 

@@ -12,6 +12,12 @@ A four-headed network answers both in one call; its value is read at the komi th
 rollouts count with (dynamic komi included) and at the game's, which the reports use,
 through its score head (NetworkEvaluator.search_answers).
 
+A leaf where a ladder is already decided (Board.without_dead_ladders: the mover's chain
+in atari that cannot escape, the opponent's chain the mover can ladder) gets its value
+from the board with that chain taken off, its priors from the board as it is: networks
+trained on strong players' games, where no dead ladder is run out, read such a chain as
+alive.
+
 Every position goes through the network in a random one of the 8 board
 symmetries (the policy map is turned back afterwards), as AlphaGo did: over
 many evaluations this averages out the network's orientation biases.
@@ -43,8 +49,10 @@ class NetworkThread:
     """Serves `tree`'s requests with `policy_eval` / `value_eval`
     (goengine.nn.inference.NetworkEvaluator objects, either may be None)."""
 
-    def __init__(self, tree, policy_eval=None, value_eval=None, batch_size=16, seed=0):
+    def __init__(self, tree, policy_eval=None, value_eval=None, batch_size=16, seed=0,
+                 ladder_min_stones=5):
         self.tree = tree
+        self.ladder_min_stones = ladder_min_stones
         self.policy_eval = policy_eval
         self.value_eval = value_eval
         self.batch_size = batch_size
@@ -74,7 +82,8 @@ class NetworkThread:
         self.thread.join(timeout=5)
 
     def reset_stats(self):
-        self.stats = dict(policy_evals=0, value_evals=0, batches=0, time_features=0.0,
+        self.stats = dict(policy_evals=0, value_evals=0, ladder_evals=0, batches=0,
+                          time_features=0.0,
                           time_policy=0.0, time_value=0.0, time_apply=0.0, time_busy=0.0)
 
     # -- the loop -----------------------------------------------------------
@@ -102,26 +111,36 @@ class NetworkThread:
                     self.error = exc
 
     def _evaluate(self, kind, chosen, nodes, gens):
-        """One network call for the requests `chosen` of one kind, each in a random symmetry."""
+        """One network call for the requests `chosen` of one kind, each in a random symmetry
+        (and one more for the values of the leaves whose ladders are decided)."""
         t0 = time.perf_counter()
-        syms = self.rng.integers(8, size=len(chosen))
-        planes = np.stack([
-            features.apply_symmetry(self._planes(kind, self.boards[i]), int(k))
-            for i, k in zip(chosen, syms)])
+        boards = [self.boards[i] for i in chosen]
+        resolved = self._resolved(boards)
+        if kind == REQUEST_VALUE:
+            boards = [r if r is not None else b for b, r in zip(boards, resolved)]
+        planes, syms = self._symmetric_planes(kind, boards)
         t1 = time.perf_counter()
         values = true_values = scores = None
-        if kind == REQUEST_POLICY and self.shared and 'score' in self.policy_eval.heads:
-            white = np.array([self.boards[i].to_move == WHITE for i in chosen])
-            logits, values, true_values, scores = self.policy_eval.search_answers(
-                planes, white, self.tree.komi, self.tree.true_komi)
+        if kind == REQUEST_POLICY and self.shared:
+            logits, *answers = self._policy_and_values(planes, boards)
+            values, true_values, scores = (None if a is None else
+                                           np.array(a, dtype=np.float32).reshape(-1)
+                                           for a in answers)
             out = self._in_board_orientation(logits, syms)
-        elif kind == REQUEST_POLICY and self.shared:
-            logits, values = self.policy_eval.policy_and_value(planes)
-            out = self._in_board_orientation(logits, syms)
+            ladders = [i for i, r in enumerate(resolved) if r is not None]
+            if ladders:
+                fixed = [resolved[i] for i in ladders]
+                _, v, tv, sc = self._policy_and_values(
+                    self._symmetric_planes(kind, fixed)[0], fixed)
+                for array, new in ((values, v), (true_values, tv), (scores, sc)):
+                    if array is not None:
+                        array[ladders] = np.asarray(new, dtype=np.float32).reshape(-1)
+                self.stats['ladder_evals'] += len(ladders)
         elif kind == REQUEST_POLICY:
             out = self._in_board_orientation(self.policy_eval.logits(planes), syms)
         else:
             out = np.asarray(self.value_eval.value(planes), dtype=np.float32).reshape(-1)
+            self.stats['ladder_evals'] += sum(r is not None for r in resolved)
         t2 = time.perf_counter()
         if kind == REQUEST_POLICY:
             self.tree.apply_priors(nodes[chosen], gens[chosen], out)
@@ -138,6 +157,30 @@ class NetworkThread:
         self.stats[f'time_{name}'] += t2 - t1
         self.stats['time_features'] += t1 - t0
         self.stats['time_apply'] += t3 - t2
+
+    def _resolved(self, boards):
+        """Board.without_dead_ladders of each board (None where no ladder is decided, and
+        for all with ladder_min_stones 0)."""
+        if self.ladder_min_stones <= 0:
+            return [None] * len(boards)
+        return [board.without_dead_ladders(self.ladder_min_stones) for board in boards]
+
+    def _symmetric_planes(self, kind, boards):
+        """(planes of `boards` each in a random symmetry, the symmetries)."""
+        syms = self.rng.integers(8, size=len(boards))
+        planes = np.stack([features.apply_symmetry(self._planes(kind, board), int(k))
+                           for board, k in zip(boards, syms)])
+        return planes, syms
+
+    def _policy_and_values(self, planes, boards):
+        """(logits, values, true values, scores) of the four-headed network; true values
+        and scores None without a score head."""
+        if 'score' in self.policy_eval.heads:
+            white = np.array([board.to_move == WHITE for board in boards])
+            return self.policy_eval.search_answers(planes, white, self.tree.komi,
+                                                   self.tree.true_komi)
+        logits, values = self.policy_eval.policy_and_value(planes)
+        return logits, values, None, None
 
     def _planes(self, kind, board):
         """The planes the network of `kind` reads (a four-headed one: the value planes)."""

@@ -89,7 +89,8 @@ class Search:
         if policy_eval is not None or value_eval is not None:
             from goengine.search.network_thread import NetworkThread
             self.networks = NetworkThread(self.tree, policy_eval, value_eval,
-                                          self.config.batch_size, self.config.seed)
+                                          self.config.batch_size, self.config.seed,
+                                          self.config.ladder_min_stones)
             self.tree.values_with_priors = self.networks.shared
             self.tree.scores_with_values = (self.networks.shared
                                             and self.config.score_utility > 0
@@ -225,10 +226,22 @@ class Search:
             self.tree.stop()
             for t in threads:
                 t.join()
+            self._settle(last_deadline)
         self.last_sims = self.tree.sims_done - before
         self.last_evals = self.network_evaluations() - evals_before
         if report is not None:
             report(self.infos())
+
+    def _settle(self, deadline):
+        """Zero search: let the leaves still on their way to the network come back
+        (config.zero_settle_wait at most, never past `deadline`), then take the virtual
+        loss of any left back, so that the tree holds none between searches."""
+        if not self.tree.zero:
+            return
+        until = min(time.monotonic() + self.config.zero_settle_wait, deadline)
+        while self.tree.waiting_leaves() > 0 and time.monotonic() < until:
+            time.sleep(0.001)
+        self.tree.abandon_waiters()
 
     def network_evaluations(self):
         """Positions the network thread has evaluated so far (policy and value)."""
@@ -254,8 +267,10 @@ class Search:
         return visits[0] > visits[1] + left
 
     def _threshold_control(self):
-        """A ThresholdControl when a policy network serves this board, else None."""
-        if self.networks is None or not self.networks.serves(self.tree.size)[0]:
+        """A ThresholdControl when a policy network serves this board, else None (and in the
+        zero search, which expands every leaf it reaches)."""
+        if (self.networks is None or not self.networks.serves(self.tree.size)[0]
+                or self.tree.zero):
             return None
         return ThresholdControl(self.tree, self.config)
 

@@ -19,6 +19,7 @@ given (the speed is the same). Run it niced while training uses the cores:
     nice -n 10 .venv/bin/python tools/bench/bench_search.py --size 9 --filters 8 --layers 3 --splits 1x1,2x1
     nice -n 10 .venv/bin/python tools/bench/bench_search.py --no-networks --splits 1x1,2x1
     .venv/bin/python tools/bench/bench_search.py --splits 1x1 --max-expand-threshold 40  # fixed n_thr
+    .venv/bin/python tools/bench/bench_search.py --weights weights/sl.pt --search-mode zero --splits 1x2
 """
 
 import argparse
@@ -109,7 +110,8 @@ def bench(split, game, color, policy, value, args):
                           mixing=args.mixing, expand_threshold=args.expand_threshold,
                           max_expand_threshold=args.max_expand_threshold, batch_size=args.batch,
                           max_pending_policy=max(SearchConfig.max_pending_policy, args.batch),
-                          max_pending_value=max(SearchConfig.max_pending_value, 2 * args.batch))
+                          max_pending_value=max(SearchConfig.max_pending_value, 2 * args.batch),
+                          search_mode=args.search_mode)
     search = Search(policy, value, config=config)
     try:
         search.set_position(game, color, refuse_pass=True)   # as genmove early in a game
@@ -140,7 +142,9 @@ def bench(split, game, color, policy, value, args):
     print(f'  expansions {s["expansions"]}, deferred (policy queue full) '
           f'{s["deferred_expansions"]}, value requests skipped (queue full) '
           f'{s["skipped_values"]}, value backups {s["value_backups"]}, '
-          f'n_thr at the end {s["n_thr"]} (adapts from {args.expand_threshold})')
+          f'n_thr at the end {s["n_thr"]} (adapts from {args.expand_threshold}), '
+          f'leaves read with a decided ladder {s.get("ladder_evals", 0)}, '
+          f'zero-search collisions {s.get("collisions", 0)}')
     if 'batches' in s:
         evals = s['network_calls']   # a four-headed network's value comes with its policy
         idle = max(0.0, wall - s['time_busy'])
@@ -175,6 +179,9 @@ def main(argv=None):
     p.add_argument('--no-networks', action='store_true', help='rollouts and tree priors only')
     p.add_argument('--fp32', action='store_true',
                    help='no bf16 autocast (default: bf16 only where the CPU computes it natively)')
+    p.add_argument('--search-mode', choices=('apv', 'zero'), default='apv',
+                   help='apv: rollouts and the value mixed (the default); zero: the network '
+                        'at every leaf, no rollouts (splits as 1xN: N network threads)')
     p.add_argument('--mixing', type=float, default=0.5,
                    help='lambda; 1 runs without a value network, as the engine does without value.pt')
     p.add_argument('--expand-threshold', type=int, default=40,

@@ -1,0 +1,144 @@
+"""Dead ladders: the board's reader in the search's priors, its rollouts and its leaf values.
+
+The position is move 40 of a game goengine lost (tests/games/dead-ladder-move-40.sgf):
+Black's chain from Q7 is in atari at N10 and the ladder works (no black stone on its
+path), yet the policy, the value head and the search all wanted to extend it."""
+
+import os
+import shutil
+from pathlib import Path
+
+import pytest
+
+from goengine import BLACK, WHITE
+from goengine.game import coords
+from goengine.game.sgffile import read_games
+from goengine.game.state import from_record
+
+GAMES = Path(__file__).parent / 'games'
+REPO = Path(__file__).resolve().parent.parent
+GNUGO = shutil.which('gnugo') or ('/usr/games/gnugo' if os.path.exists('/usr/games/gnugo')
+                                  else None)
+
+
+def v(text):
+    return coords.from_gtp(text, 19)
+
+
+def move_40():
+    """The game before move 41, Black to move."""
+    return from_record(next(read_games(GAMES / 'dead-ladder-move-40.sgf')), 41)
+
+
+def test_the_extension_of_the_dead_ladder_is_the_only_one_read_dead():
+    board = move_40().board
+    assert board.to_move == BLACK and board.chain_liberty_points(v('O10')) == [v('N10')]
+    dead = [m for m in range(361) if board.extends_dead_ladder(m, BLACK)]
+    assert dead == [v('N10')]
+    assert not board.is_ladder_escape(v('N10'), BLACK)
+    assert not any(board.extends_dead_ladder(m, WHITE) for m in range(361))
+
+
+@pytest.mark.skipif(GNUGO is None, reason='GNU Go is not installed (apt-get install gnugo)')
+def test_gnu_go_reads_the_chain_as_lost_and_its_extension_as_no_defence():
+    from harness.gnugo import GnuGo
+    gnugo = GnuGo(GNUGO, ('--level', '10'))
+    try:
+        gnugo.set_position(move_40().board)
+        assert gnugo.send('attack O10').split()[0] != '0'     # White captures it
+        assert gnugo.send('defend O10').split()[0] == '0'     # and nothing saves it
+    finally:
+        gnugo.close()
+
+
+def test_a_ladder_that_a_stone_on_its_path_breaks_is_no_dead_ladder():
+    """A black stone on the ladder's diagonal (D16's side of the board, at L12) makes the
+    extension work: it is no longer read dead."""
+    game = move_40()
+    game.board.play(v('L12'), BLACK)
+    game.board.play(v('T19'), WHITE)
+    board = game.board
+    assert board.to_move == BLACK and board.is_ladder_escape(v('N10'), BLACK)
+    assert not board.extends_dead_ladder(v('N10'), BLACK)
+
+
+def test_the_board_without_the_decided_ladder():
+    """With Black to move and its chain in atari, and after the extension with White to
+    move, the board the value is read on has the chain taken off as White's prisoners;
+    the player to move stays. A position with no decided ladder gives None."""
+    board = move_40().board
+    chain = board.chain_stones(v('O10'))
+    assert len(chain) >= 3
+    after = board.copy()
+    after.play(v('N10'), BLACK)
+    for position, to_move in ((board, BLACK), (after, WHITE)):
+        resolved = position.without_dead_ladders()
+        assert resolved is not None and resolved.to_move == to_move
+        assert all(resolved.color_at(stone) == 0 for stone in chain)
+        others = [m for m in range(361) if m not in chain and m != v('N10')]
+        assert all(resolved.color_at(m) == position.color_at(m) for m in others)
+        assert position.color_at(chain[0]) == BLACK          # the board itself unchanged
+    assert board.without_dead_ladders(min_stones=len(chain) + 50) is None
+    opening = from_record(next(read_games(GAMES / 'dead-ladder-move-40.sgf')), 11).board
+    assert opening.without_dead_ladders() is None
+
+
+def test_rollouts_never_run_out_the_dead_ladder():
+    from goengine.programs.loading import load_rollout
+    rollout = load_rollout()
+    board = move_40().board
+    firsts = [rollout.rollout_moves(board, seed=seed)[1][0] for seed in range(200)]
+    assert v('N10') not in firsts
+
+
+@pytest.fixture(scope='module')
+def large_player():
+    pytest.importorskip('torch')
+    from goengine.programs import loading
+    player = loading.load_player('search', str(REPO / 'weights' / 'sl.pt'),
+                                 config=loading.search_config('large'), log=lambda m: None)
+    yield player
+    player.close()
+
+
+def test_the_value_after_the_extension_is_read_with_the_ladder_played(large_player):
+    """The value head gives Black well over half after N10; read on the board the ladder
+    leaves, under 20 %."""
+    from goengine.nn import features
+    evaluator = large_player.search.networks.policy_eval
+    board = move_40().board
+    board.play(v('N10'), BLACK)
+
+    def black_wins(position):
+        planes = features.input_planes(position, evaluator.planes)[None]
+        return (1 - float(evaluator.value_at(planes, 7.5, True)[0])) / 2
+
+    assert black_wins(board) > 0.5
+    assert black_wins(board.without_dead_ladders()) < 0.2
+
+
+def test_the_search_does_not_extend_the_dead_ladder(large_player):
+    from goengine.search.limits import SearchLimits
+    game = move_40()
+    move = large_player.genmove(game, BLACK, SearchLimits(1.0))
+    assert move != v('N10')
+    children = large_player.search.tree.children()
+    prior = dict(zip(children['move'].tolist(), children['prior'].tolist()))
+    assert prior[v('N10')] <= large_player.config.dead_ladder_prior + 1e-6
+    assert large_player.search.stats()['ladder_evals'] > 0
+
+
+def test_the_policy_alone_does_not_extend_the_dead_ladder():
+    """--policy-only: the raw policy's favourite is N10; with the search's cap it is not."""
+    pytest.importorskip('torch')
+    from goengine.nn import features
+    from goengine.programs import loading
+    from goengine.search.limits import SearchLimits
+    player = loading.load_player('policy', str(REPO / 'weights' / 'sl.pt'), log=lambda m: None)
+    game = move_40()
+    raw = player.policy_eval.policy(features.input_planes(game.board, player.policy_eval.planes))
+    assert int(raw.argmax()) == v('N10')
+    probs = player.policy(game, BLACK)
+    assert probs[v('N10')] <= player.dead_ladder_prior + 1e-6
+    assert abs(float(probs.sum()) - float(raw.sum())) < 1e-3
+    assert player.genmove(game, BLACK, SearchLimits(1.0)) != v('N10')

@@ -84,16 +84,28 @@ def chosen_weights(weights, network, device):
     return DEFAULT_WEIGHTS if name is None else NETWORKS[name]
 
 
+# Settings that come with the zero search unless the command line sets them: its Q is the
+# value head's alone and an unvisited child has no rollout to stand on, so PUCT takes the
+# constants of the engines that search this way (KataGo's cpuctExploration 1.0 and
+# fpuReductionMax 0.2 in the same -1..1 units; Leela Zero alike), not AlphaGo's 5
+# (docs/DECISIONS.md, 'zero search PUCT').
+MODE_SEARCH = {'zero': {'c_puct': 1.5, 'fpu_from_parent': True, 'fpu_reduction': 0.2}}
+
+
 def search_config(network, settings=(), **given):
     """SearchConfig for the search with the shipped `network` (a name or None): that
-    network's NETWORK_SEARCH settings, then `settings` ('NAME=VALUE' strings, as
-    --search takes them), then the `given` ones that are not None; the rest AlphaGo's.
-    Raises ValueError for a bad setting."""
+    network's NETWORK_SEARCH settings, the search mode's MODE_SEARCH ones, then `settings`
+    ('NAME=VALUE' strings, as --search takes them), then the `given` ones that are not
+    None; the rest AlphaGo's. Raises ValueError for a bad setting."""
     from dataclasses import replace
     from goengine.search.config import SearchConfig
     config = replace(SearchConfig(), **NETWORK_SEARCH.get(network, {}))
     config = config.with_settings(settings)
     config = replace(config, **{name: value for name, value in given.items() if value is not None})
+    mode = MODE_SEARCH.get(config.search_mode, {})
+    named = {s.partition('=')[0].strip() for s in settings} | {
+        name for name, value in given.items() if value is not None}
+    config = replace(config, **{name: value for name, value in mode.items() if name not in named})
     if config.search_mode == 'zero' and given.get('net_threads') is None \
             and not any(s.strip().startswith('net_threads') for s in settings):
         config = replace(config, net_threads=cpu_count())   # no rollouts: every core on it

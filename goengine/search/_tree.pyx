@@ -918,6 +918,34 @@ cdef class Tree:
                           np.zeros_like(values) if scores is None else np.reshape(scores, (-1, 1))])
         self.answer(ANSWER_OFFERED_VALUE if offered else ANSWER_VALUE, nodes, generations, rows)
 
+    def apply_evaluations(self, nodes, generations, logits, values, true_values=None,
+                          scores=None):
+        """A four-headed network's answers, priors and values together (apply_priors, then
+        apply_values offered) under one lock: no simulation sees the one without the
+        other, which keeps a one-thread zero search repeatable."""
+        values = np.reshape(np.asarray(values, dtype=np.float32), (-1, 1))
+        if self.scores_with_values and scores is None:
+            raise ValueError('this tree backs up a score with every value: pass scores')
+        rows = np.hstack([values,
+                          values if true_values is None else np.reshape(true_values, (-1, 1)),
+                          np.zeros_like(values) if scores is None else np.reshape(scores, (-1, 1))])
+        self.answer_both(nodes, generations, logits, rows)
+
+    cdef answer_both(self, nodes, generations, logits, values):
+        cdef int i, n = len(nodes)
+        cdef int32_t[::1] node = np.ascontiguousarray(nodes, dtype=np.int32)
+        cdef uint32_t[::1] gen = np.ascontiguousarray(generations, dtype=np.uint32)
+        cdef float[:, ::1] prior_rows = np.ascontiguousarray(logits, dtype=np.float32)
+        cdef float[:, ::1] value_rows = np.ascontiguousarray(values, dtype=np.float32)
+        with nogil:
+            pthread_mutex_lock(&self.lock)
+            for i in range(n):
+                if gen[i] == self.generation:
+                    self.take_answer(ANSWER_PRIORS, node[i], &prior_rows[i, 0])
+                    if self.use_value:
+                        self.take_answer(ANSWER_OFFERED_VALUE, node[i], &value_rows[i, 0])
+            pthread_mutex_unlock(&self.lock)
+
     def apply_priors(self, nodes, generations, logits):
         """SL-policy answers: replace the placeholder priors of each node's children
         by softmax(logits / beta) over those children (pass keeps pass_prior).

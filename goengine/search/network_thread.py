@@ -142,13 +142,13 @@ class NetworkThread:
             out = np.asarray(self.value_eval.value(planes), dtype=np.float32).reshape(-1)
             self.stats['ladder_evals'] += sum(r is not None for r in resolved)
         t2 = time.perf_counter()
-        if kind == REQUEST_POLICY:
+        if kind == REQUEST_POLICY and values is not None:
+            self.tree.apply_evaluations(nodes[chosen], gens[chosen], out, values,
+                                        true_values=true_values,
+                                        scores=scores if self.tree.scores_with_values else None)
+            self.stats['value_evals'] += len(chosen)
+        elif kind == REQUEST_POLICY:
             self.tree.apply_priors(nodes[chosen], gens[chosen], out)
-            if values is not None:
-                self.tree.apply_values(nodes[chosen], gens[chosen], values.reshape(-1),
-                                      offered=True, true_values=true_values,
-                                      scores=scores if self.tree.scores_with_values else None)
-                self.stats['value_evals'] += len(chosen)
         else:
             self.tree.apply_values(nodes[chosen], gens[chosen], out)
         t3 = time.perf_counter()

@@ -281,6 +281,8 @@ class Search:
             return
         limit = start + min(self.config.root_policy_wait,
                             self.config.root_policy_wait_share * (deadline - start))
+        if self.tree.zero:   # nothing to search below a root the network has not seen
+            limit = deadline if deadline < math.inf else start + self.config.root_policy_wait
         while not self.tree.root_priors_final and time.monotonic() < limit:
             time.sleep(0.002)
 

@@ -35,6 +35,8 @@ def requirements(path=Path(__file__).with_name("requirements.txt")):
 
 
 INSTALL_REQUIRES, EXTRAS_REQUIRE = requirements()
+VERSION = re.search(r'__version__ = "([^"]+)"',
+                    Path(__file__).with_name("goengine").joinpath("__init__.py").read_text())[1]
 
 
 def extension(name):
@@ -50,7 +52,7 @@ def extension(name):
 
 setup(
     name="goengine",
-    version="0.1.0",
+    version=VERSION,
     description="A Go engine in the shape of AlphaGo (Nature 2016), for ordinary CPUs",
     # The engine alone is installed; training/, harness/ and tools/ run from the checkout.
     packages=find_packages(include=["goengine", "goengine.*"]),

@@ -2,6 +2,10 @@
 
 import os
 
+# The project's version, in GTP `version`, SGF AP[] and the package. Its minor number is
+# 16 and up because Lizzie reads `version` as Leela Zero's and needs 0.15 or later.
+__version__ = "0.16.0"
+
 from goengine._board import Board, IllegalMove
 
 # The folder that holds goengine/ and weights/ (the checkout, or where it is installed).
@@ -15,4 +19,4 @@ def opponent(color):
     return BLACK + WHITE - color
 
 
-__all__ = ["Board", "IllegalMove", "EMPTY", "BLACK", "WHITE", "PASS", "opponent", "INSTALL_DIR"]
+__all__ = ["__version__", "Board", "IllegalMove", "EMPTY", "BLACK", "WHITE", "PASS", "opponent", "INSTALL_DIR"]

@@ -27,6 +27,7 @@ from goengine.players.mcts_player import MCTSPlayer
 from goengine.game.moves import MoveInfo
 from goengine.players.player import PolicyPlayer, SimplePlayer
 from goengine.search.config import SearchConfig
+from goengine.search.limits import SearchLimits
 from goengine.players.decision import Decision
 from goengine.players.resign import ResignRule
 from harness.gnugo import GnuGo
@@ -609,6 +610,63 @@ def test_loadsgf_errors_leave_state_unchanged(e, tmp_path):
     fail(e, f'printsgf {tmp_path / "no" / "such" / "dir.sgf"}')
 
 
+def test_loadsgf_komi_sizes_and_reasons(tmp_path):
+    """A record without KM keeps the controller's komi (as GNU Go does); a KM that is no
+    number is passed over with one line and the moves load; SZ[25] loads as boardsize 25
+    does, SZ[26] is refused as boardsize 26 is; every refusal's log line says why."""
+    lines = []
+    e = GtpEngine(SimplePlayer(seed=1), GameState(9), log=lines.append)
+    records = {'nokm.sgf': '(;FF[4]GM[1]SZ[9];B[ee];W[cc])',
+               'badkm.sgf': '(;FF[4]GM[1]SZ[9]KM[abc];B[ee];W[cc])',
+               'sz25.sgf': '(;FF[4]GM[1]SZ[25]KM[6.5];B[mm])',
+               'sz26.sgf': '(;FF[4]GM[1]SZ[26];B[mm])',
+               'offboard.sgf': '(;FF[4]GM[1]SZ[9];B[ee];W[jj])',
+               'occupied.sgf': '(;FF[4]GM[1]SZ[9];B[ee];W[ee])'}
+    for name, text in records.items():
+        (tmp_path / name).write_text(text)
+    ok(e, 'komi 5.5')
+    ok(e, f'loadsgf {tmp_path / "nokm.sgf"}')
+    assert e.game.komi == 5.5 and len(e.game.moves) == 2
+    ok(e, 'komi 3')
+    lines.clear()
+    ok(e, f'loadsgf {tmp_path / "badkm.sgf"}')
+    assert e.game.komi == 3 and len(e.game.moves) == 2
+    assert lines == [f'goengine: loadsgf {tmp_path / "badkm.sgf"}: KM[abc] is not a number: ignored; '
+                     'komi stays 3']
+    ok(e, f'loadsgf {tmp_path / "sz25.sgf"}')
+    assert e.game.size == 25 and e.game.komi == 6.5
+    ok(e, 'boardsize 25')
+    fail(e, 'boardsize 26', 'unacceptable size')
+    reasons = {'sz26.sgf': 'board size 26', 'offboard.sgf': 'off the 9x9 board',
+               'occupied.sgf': 'move 2 (W E5) is illegal'}
+    for name, reason in reasons.items():
+        lines.clear()
+        fail(e, f'loadsgf {tmp_path / name}', 'cannot load file')
+        assert len(lines) == 1 and reason in lines[0], (name, lines)
+
+
+def test_version_is_the_projects_and_passes_lizzies_check(e):
+    """Lizzie splits `version` at the dots and wants the minor number 15 or more."""
+    import goengine
+    assert ok(e, 'version') == goengine.__version__
+    assert int(goengine.__version__.split('.')[1]) >= 15
+
+
+def test_ctrl_c_never_prints_a_traceback():
+    """SIGINT while the networks load, and while GTP is served: one line or none, status
+    130, no traceback."""
+    import signal
+    import time
+    for delay in (0.3, 2.0):
+        proc = subprocess.Popen([sys.executable, str(GTP_MAIN), '--network', 'small'],
+                                stdin=subprocess.PIPE, stdout=subprocess.PIPE,
+                                stderr=subprocess.PIPE, text=True, cwd=REPO)
+        time.sleep(delay)
+        proc.send_signal(signal.SIGINT)
+        out, err = proc.communicate(timeout=60)
+        assert proc.returncode == 130 and 'Traceback' not in err, (delay, err)
+
+
 # -- analysis -------------------------------------------------------------------
 
 LZ_ENTRY = re.compile(r'info move (\S+) visits (\d+) winrate (\d+) prior (\d+) lcb (\d+) '
@@ -655,9 +713,55 @@ def test_lz_analyze_streams_every_interval(e):
 
 
 def test_lz_analyze_argument_errors(e):
-    for bad in ['lz-analyze b x', 'lz-analyze interval', 'lz-analyze b 10 avoid b d4 1',
-                'lz-analyze 10 20', 'lz-analyze purple']:
+    for bad in ['lz-analyze b x', 'lz-analyze interval', 'lz-analyze b 10 avoid b d4',
+                'lz-analyze b 10 avoid x d4 1', 'lz-analyze b 10 avoid b z99 1',
+                'lz-analyze b 10 allow b d4 0', 'lz-analyze 10 20', 'lz-analyze purple',
+                'kata-analyze b 10 ownership maybe']:
         fail(e, bad, 'syntax error')
+
+
+def reported_moves(e, line):
+    """The moves of the one report an analysis command gives when input is pending."""
+    e.interrupt.set()
+    response = e.handle(line)
+    return set(re.findall(r'info move (\S+)', response.split('\n')[1]))
+
+
+def test_lz_analyze_avoid_and_allow_as_leela_zero_and_lizzie_send_them(e):
+    """Leela Zero 0.17's forms: avoid bars the listed moves, allow bars all others, for
+    the colour named, up to the depth given; several clauses add up."""
+    first = sorted(reported_moves(e, 'lz-analyze b 10'))
+    assert len(first) == 10
+    some, more = ','.join(first[:3]).lower(), first[3].lower()
+    avoided = reported_moves(e, f'lz-analyze b 10 avoid b {some} 1 avoid b {more} 1')
+    assert len(avoided) == 10 and not avoided & set(first[:4])
+    assert reported_moves(e, f'lz-analyze b 10 avoid w {some} 1') == set(first)  # not Black's
+    assert reported_moves(e, 'lz-analyze b 10 allow b e5,c3 1') == {'E5', 'C3'}
+    assert reported_moves(e, 'kata-analyze b 10 allow b e5 1 ownership false') == {'E5'}
+
+
+def test_avoid_reaches_the_plies_below_the_root_in_the_search():
+    """avoid w c3 2: White may not answer at C3 one ply down, while Black still may play
+    C3 at the root; below depth 2 the restriction ends."""
+    from goengine.search.search import Search
+    search = Search(config=SearchConfig(mixing=1.0, expand_threshold=1, sim_threads=1))
+    game = GameState(9, 7.5)
+    c3, e5 = coords.from_gtp('C3', 9), coords.from_gtp('E5', 9)
+    search.set_position(game, BLACK, refuse_pass=True, barred={(WHITE, c3): 2, (BLACK, e5): 1})
+    search.run(SearchLimits(30.0, playouts=3000))
+    root = search.tree.children()
+    visits = dict(zip(root['move'].tolist(), root['n_r'].tolist()))
+    assert visits[e5] == 0 and visits[c3] > 0
+    replies = 0
+    for node, n in zip(root['node'].tolist(), root['n_r'].tolist()):
+        if n > 1:
+            below = search.tree.children(node)
+            replies += int(below['n_r'].sum())
+            assert dict(zip(below['move'].tolist(), below['n_r'].tolist())).get(c3, 0) == 0
+    assert replies > 100
+    assert e5 not in [info.move for info in search.infos()]
+    search.set_position(game, BLACK, refuse_pass=True)      # genmove's: nothing barred
+    assert search.tree.barred_at_root(BLACK) == []
 
 
 def test_kata_analyze_reports_fractions_and_ownership_for_the_side_to_move(e):

@@ -10,7 +10,7 @@ import gzip
 import os
 from dataclasses import dataclass, field
 
-from goengine import BLACK, PASS, WHITE, Board, IllegalMove
+from goengine import BLACK, PASS, WHITE, Board, IllegalMove, __version__
 from goengine.game import coords
 
 COLORS = {"b": BLACK, "w": WHITE}
@@ -38,6 +38,11 @@ class Game:
     player_to_move: tuple = None
     # What training knows of the final board (training.labels.FinalLabel), or None.
     label: object = None
+    # Whether the record gave a komi that could be read (else komi is 0.0, and a
+    # controller keeps its own: goengine.game.state.from_record's default_komi).
+    komi_given: bool = True
+    # One line for each defect that was passed over (a KM[] that is no number).
+    warnings: list = field(default_factory=list)
 
     @property
     def won_on_the_board(self):
@@ -75,15 +80,29 @@ def parse_game(text, name=""):
         record = sgf.Sgf_game.from_bytes(text)
         root = record.get_root()
         size = record.get_size()
-        komi = record.get_komi()
+        komi, komi_given, warnings = 0.0, root.has_property("KM"), []
+        if komi_given:
+            try:
+                komi = record.get_komi()
+            except ValueError:
+                raw = root.get_raw("KM").decode("utf-8", "replace")
+                komi_given = False
+                warnings.append(f"KM[{raw}] is not a number: ignored")
         result = root.get("RE") if root.has_property("RE") else ""
         if not name and root.has_property("GN"):
             name = root.get("GN")
-        nodes = [(node.get_setup_stones(), node.get_move(),
-                  node.get("PL") if node.has_property("PL") else None)
-                 for node in record.get_main_sequence()]
+        nodes = []
+        for number, node in enumerate(record.get_main_sequence()):
+            try:
+                nodes.append((node.get_setup_stones(), node.get_move(),
+                              node.get("PL") if node.has_property("PL") else None))
+            except ValueError as exc:
+                raise SgfError(f"{name or 'game'}: node {number}: "
+                               f"{str(exc) or f'a point off the {size}x{size} board'}") from None
+    except SgfError:
+        raise
     except (ValueError, KeyError, IndexError) as exc:
-        raise SgfError(f"{name or 'game'}: {exc}") from None
+        raise SgfError(f"{name or 'game'}: {str(exc) or type(exc).__name__}") from None
 
     def point(rowcol):
         return PASS if rowcol is None else coords.from_rowcol(rowcol[0], rowcol[1], size)
@@ -91,7 +110,8 @@ def parse_game(text, name=""):
     def points(rowcols):
         return sorted(point(rc) for rc in rowcols)
 
-    game = Game(size=size, komi=komi, result=result, winner=parse_winner(result), name=name)
+    game = Game(size=size, komi=komi, result=result, winner=parse_winner(result), name=name,
+                komi_given=komi_given, warnings=warnings)
     stones = {}   # the starting position: point -> colour
     for (black, white, empty), (colour, rowcol), to_play in nodes:
         if black or white or empty:
@@ -197,7 +217,7 @@ def read_games(paths, errors=None, limit=None):
                 yield game
 
 
-def game_to_sgf(game, application=("goengine", "0.1")):
+def game_to_sgf(game, application=("goengine", __version__)):
     """A game.GameState as SGF bytes (sgfmill): size, komi, rules, handicap, moves."""
     from sgfmill import sgf
     record = sgf.Sgf_game(game.size)

@@ -277,20 +277,25 @@ class GameState:
                 f'moves {len(self.moves)} last {last} to_move {"BW"[self.to_move - 1]}>')
 
 
-def from_record(record, move_number=None, ruleset='chinese'):
+def from_record(record, move_number=None, ruleset='chinese', default_komi=None):
     """A GameState from a goengine.game.sgffile.Game, replayed up to the position
     before `move_number` (1-based, GTP loadsgf semantics); None means all moves.
 
+    default_komi: the komi of a record that gives none (or none that can be read):
+    a controller's loadsgf keeps its own komi there, as GNU Go does; None: 0.
     Setup stones after the first move (record.later_setup) cannot be history:
     the position at the last such node becomes the game's setup, and the
     moves after it are replayed on it. The side to move is the record's next
     move's, else its PL[], else the colour after the last move.
-    Raises GameError when the record cannot be replayed.
+    Raises GameError, saying why, when the record cannot be replayed.
     """
-    try:
-        game = GameState(record.size, record.komi, ruleset)
-    except GameError:
-        raise GameError('cannot load file') from None
+    komi = record.komi
+    if not getattr(record, 'komi_given', True) and default_komi is not None:
+        komi = default_komi
+    if not MIN_SIZE <= record.size <= MAX_SIZE:
+        raise GameError(f'cannot load file: board size {record.size} (goengine plays '
+                        f'{MIN_SIZE} to {MAX_SIZE}, as boardsize takes them)')
+    game = GameState(record.size, komi, ruleset)
     count = len(record.moves) if move_number is None else min(len(record.moves), max(0, move_number - 1))
     moves = record.moves[:count]
     to_move = record.moves[count][0] if count < len(record.moves) else None
@@ -298,9 +303,9 @@ def from_record(record, move_number=None, ruleset='chinese'):
         to_move = record.player_to_move[1]
     if to_move is None and count:
         to_move = BLACK + WHITE - record.moves[count - 1][0]
+    setups = [event for event in record.later_setup if event[0] <= count]
+    black, white = record.setup_black, record.setup_white
     try:
-        setups = [event for event in record.later_setup if event[0] <= count]
-        black, white = record.setup_black, record.setup_white
         if setups:
             black, white = _position_at(record, setups)
             moves = moves[setups[-1][0]:]
@@ -310,10 +315,17 @@ def from_record(record, move_number=None, ruleset='chinese'):
         elif first is not None:
             game.first_to_move = first
             game.board.to_move = first
-        for color, move in moves:
-            game.play(color, move)
     except (IllegalMove, GameError, ValueError) as exc:
-        raise GameError('cannot load file') from exc
+        raise GameError(f'cannot load file: setup stones: {exc or "illegal"}') from exc
+    offset = count - len(moves)
+    for number, (color, move) in enumerate(moves, offset + 1):
+        try:
+            game.play(color, move)
+        except (IllegalMove, GameError, ValueError) as exc:
+            vertex = coords.to_gtp(move, game.size)
+            who = 'B' if color == BLACK else 'W'
+            raise GameError(f'cannot load file: move {number} ({who} {vertex}) is illegal'
+                            f'{": " + str(exc) if str(exc) else ""}') from exc
     return game
 
 

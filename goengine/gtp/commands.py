@@ -15,7 +15,7 @@ import os
 import time
 from dataclasses import replace
 
-from goengine import BLACK, PASS, WHITE, IllegalMove
+from goengine import BLACK, PASS, WHITE, IllegalMove, __version__
 from goengine.game import coords, sgffile
 from goengine.rollout import scoring
 from goengine.game.state import MAX_SIZE, MIN_SIZE, RULESETS, GameError, \
@@ -25,7 +25,10 @@ from goengine.gtp.protocol import PROTOCOL_VERSION, GtpError, command, expect_ar
 from goengine.game.moves import RESIGN
 
 ENGINE_NAME = 'goengine'
-ENGINE_VERSION = '0.1'
+ENGINE_VERSION = __version__   # 0.16 and up: Lizzie takes it for an analysis engine
+# KataGo's kata-analyze options that take true|false (ownership is drawn; the rest accepted).
+KATA_FLAGS = ('ownership', 'ownershipstdev', 'movesownership', 'pvvisits', 'pvedgevisits',
+              'rootinfo')
 
 
 def parse_color(text):
@@ -282,10 +285,17 @@ class SgfHandlers(Family):
         try:
             with open(args[0], 'rb') as f:
                 record = sgffile.parse_game(f.read(), os.path.basename(args[0]))
-            game = from_record(record, move_number, self.game.ruleset)
-        except (OSError, ValueError, GameError) as exc:
+            # A record without a readable KM keeps the komi the controller set (GNU Go too).
+            game = from_record(record, move_number, self.game.ruleset,
+                               default_komi=self.game.komi)
+        except OSError as exc:
+            self.engine.log(f'loadsgf {args[0]}: {exc.strerror or exc}')
+            raise GtpError('cannot load file') from None
+        except (ValueError, GameError) as exc:
             self.engine.log(f'loadsgf {args[0]}: {exc}')
             raise GtpError('cannot load file') from None
+        for warning in record.warnings:
+            self.engine.log(f'loadsgf {args[0]}: {warning}; komi stays {game.komi:g}')
         self.game.replace(game)
         return ''
 
@@ -321,12 +331,12 @@ class AnalyzeHandlers(Family):
 
     @command('lz-analyze')
     def lz_analyze(self, args):
-        color, interval, _ = self.parse(args)
-        return self.analyze(color, interval, format_lz_info)
+        color, interval, _, barred = self.parse(args)
+        return self.analyze(color, interval, format_lz_info, barred=barred)
 
     @command('lz-genmove_analyze')
     def lz_genmove_analyze(self, args):
-        color, interval, _ = self.parse(args)
+        color, interval, _, _ = self.parse(args)
         engine = self.engine
         engine.write_partial(engine.response_head())
         move = engine.choose(color, report=self.reporter(format_lz_info),
@@ -336,18 +346,20 @@ class AnalyzeHandlers(Family):
 
     @command('kata-analyze')
     def kata_analyze(self, args):
-        color, interval, ownership = self.parse(args, ownership=True)
+        color, interval, ownership, barred = self.parse(args, ownership=True)
         tail = ' ' + format_ownership(self.ownership(color), color) if ownership else ''
         leads = HeadScoreLeads(self.engine.player, self.game.copy(), color)
         return self.analyze(color, interval,
-                            lambda infos, size: format_kata_info(leads.apply(infos), size), tail)
+                            lambda infos, size: format_kata_info(leads.apply(infos), size), tail,
+                            barred)
 
-    def analyze(self, color, interval, formatter, tail=''):
+    def analyze(self, color, interval, formatter, tail='', barred=None):
         """Stream the player's analysis of the position until the next command arrives."""
         engine = self.engine
         engine.write_partial(engine.response_head())
         engine.player.analyze(self.game.copy(), color, self.reporter(formatter, tail),
-                              engine.interrupt, interval if interval > 0 else 3600)
+                              engine.interrupt, interval if interval > 0 else 3600,
+                              barred=barred or {})
         return ''
 
     def ownership(self, color):
@@ -356,9 +368,14 @@ class AnalyzeHandlers(Family):
         return self.engine.player.ownership(self.game.copy(), color)
 
     def parse(self, args, ownership=False):
-        """[color] [interval | interval N] [minmoves N] [maxmoves N], and with
-        `ownership` (kata-analyze) [ownership true|false] -> (color, seconds, ownership)."""
-        color, interval, wants_ownership = self.game.to_move, 1.0, False
+        """The arguments of Leela Zero 0.17's lz-analyze and KataGo's kata-analyze:
+        [color] [interval | interval N] [minmoves N] [maxmoves N] [avoid|allow COLOR
+        VERTICES UNTIL]... and, with `ownership` (kata-analyze), [ownership true|false] and
+        KataGo's other true|false options (accepted, not drawn). VERTICES is a comma list;
+        avoid bars those moves to COLOR for the first UNTIL plies of the search, allow bars
+        all others. -> (color, seconds, ownership, barred), barred as Tree.restrict takes it."""
+        size = self.game.size
+        color, interval, wants_ownership, barred = self.game.to_move, 1.0, False, {}
         args = list(args)
         if args and args[0].lower() in ('b', 'w', 'black', 'white'):
             color = parse_color(args.pop(0))
@@ -366,20 +383,32 @@ class AnalyzeHandlers(Family):
             interval = parse_int(args.pop(0)) / 100
         while args:
             key = args.pop(0).lower()
+            if key in ('avoid', 'allow'):
+                if len(args) < 3:
+                    raise GtpError('syntax error')   # avoid|allow COLOR VERTICES UNTIL
+                who = parse_color(args.pop(0))
+                moves = {parse_vertex(v, size) for v in args.pop(0).split(',') if v}
+                until = parse_int(args.pop(0), low=1)
+                if key == 'allow':
+                    moves = {m for m in [PASS, *range(size * size)] if m not in moves}
+                for move in moves:
+                    barred[who, move] = max(until, barred.get((who, move), 0))
+                continue
             if not args:
                 raise GtpError('syntax error')
-            if ownership and key == 'ownership':
+            if ownership and key in KATA_FLAGS:
                 value = args.pop(0).lower()
                 if value not in ('true', 'false'):
                     raise GtpError('syntax error')
-                wants_ownership = value == 'true'
+                if key == 'ownership':
+                    wants_ownership = value == 'true'
                 continue
             if key not in ('interval', 'minmoves', 'maxmoves'):
                 raise GtpError('syntax error')
             value = parse_int(args.pop(0), low=0)
             if key == 'interval':
                 interval = value / 100
-        return color, interval, wants_ownership
+        return color, interval, wants_ownership, barred
 
     def reporter(self, formatter, tail=''):
         size = self.game.size

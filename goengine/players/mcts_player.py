@@ -101,8 +101,8 @@ class MCTSPlayer(Player):
             self.log(f'goengine: network evaluation failed, searching on without it: '
                      f'{type(networks.error).__name__}: {networks.error}')
 
-    def analyze(self, game, color, report, interrupt, interval=1.0):
-        self._stand_on(game, color)
+    def analyze(self, game, color, report, interrupt, interval=1.0, barred=None):
+        self._stand_on(game, color, barred=barred)
         self.search.run(SearchLimits(), interrupt=interrupt, report=report,
                         interval=max(0.01, interval))
 
@@ -122,10 +122,12 @@ class MCTSPlayer(Player):
         self._stand_on(game, game.to_move, dynamic_komi=game.to_move == BLACK)
         self.search.run(SearchLimits(), interrupt=interrupt)
 
-    def _stand_on(self, game, color, dynamic_komi=False):
-        """The search's root at `game`, passing as genmove would allow it outside cleanup."""
+    def _stand_on(self, game, color, dynamic_komi=False, barred=None):
+        """The search's root at `game`, passing as genmove would allow it outside cleanup;
+        `barred` as Tree.restrict takes it (analysis only)."""
         return self.search.set_position(game, color, dynamic_komi=dynamic_komi,
-                                        refuse_pass=self.decision.refuses_pass(game, False))
+                                        refuse_pass=self.decision.refuses_pass(game, False),
+                                        barred=barred)
 
     def policy(self, game, color):
         return self.direct.policy(game, color) if self.direct else None

@@ -96,13 +96,18 @@ class Player:
         """The move to play from move probabilities over the sensible moves: the most probable."""
         return int(np.argmax(np.where(mask, probs, -1.0)))
 
-    def analyze(self, game, color, report, interrupt, interval=1.0):
+    def analyze(self, game, color, report, interrupt, interval=1.0, barred=None):
         """Report candidates every `interval` seconds until `interrupt` fires.
 
-        Without a search the candidates never change, so they are computed
-        once and repeated (GUIs expect a steady stream).
+        barred: {(colour, move): plies} the analysis may not play (lz-analyze's avoid and
+        allow; here only the first ply matters). Without a search the candidates never
+        change, so they are computed once and repeated (GUIs expect a steady stream).
         """
-        infos = self.candidates(game, color)
+        mask = sensible_mask(game.board_for(color), color)
+        for (who, move), plies in (barred or {}).items():
+            if who == color and move >= 0 and plies >= 1:
+                mask[move] = False
+        infos = self.candidates(game, color, mask=mask)
         report(infos)
         while not interrupt.wait(max(0.01, interval)):
             report(infos)

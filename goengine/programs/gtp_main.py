@@ -174,6 +174,16 @@ def search_config(args):
 
 
 def main(argv=None):
+    """The engine: parse the flags, load, speak GTP until quit or end of input. Ctrl-C at
+    any point ends it with one line and status 130, never a traceback."""
+    try:
+        return _main(argv)
+    except KeyboardInterrupt:
+        log('goengine: interrupted')
+        return 130
+
+
+def _main(argv):
     args = build_parser().parse_args(argv)
     gtp_out = sys.stdout
     sys.stdout = sys.stderr   # stray prints from libraries must not corrupt GTP

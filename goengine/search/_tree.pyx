@@ -28,6 +28,7 @@ It never steers the search.
 from libc.math cimport atan, sqrt, exp
 from libc.stdint cimport int16_t, int32_t, int64_t, uint8_t, uint32_t, uint64_t
 from libc.stdlib cimport free, malloc
+from libc.string cimport memset
 from posix.time cimport clock_gettime, timespec, CLOCK_MONOTONIC, CLOCK_REALTIME
 from posix.unistd cimport usleep
 
@@ -254,6 +255,10 @@ cdef class Tree:
 
     # scratch for expansion (lock held)
     cdef float prior_buf[MAX_POINTS]
+    # Analysis restrictions (lz-analyze / kata-analyze avoid and allow): a move of colour c
+    # at point p is barred while the ply below the root is < barred_until[c][p]
+    cdef uint8_t barred_until[3][MAX_POINTS]
+    cdef bint restricted
 
     # counters for the profile
     cdef readonly int64_t sims_done
@@ -462,7 +467,7 @@ cdef class Tree:
 
     # -- selection --------------------------------------------------------
 
-    cdef int select_child(self, int parent, double side) noexcept nogil:
+    cdef int select_child(self, int parent, double side, int ply, int color) noexcept nogil:
         """argmax_a Q(s,a) + u(s,a), u = c_puct P(s,a) sqrt(sum_b N_r(s,b)) / (1 + N_r(s,a)).
 
         At a node nobody has visited the sum is 0 and every u would be 0; we
@@ -492,6 +497,8 @@ cdef class Tree:
             c = &self.nodes[i]
             if c.flags & FORBIDDEN:
                 continue
+            if self.restricted and ply < self.barred_until[color][c.move]:
+                continue
             q = unvisited_q if c.n_r == 0 and c.n_v == 0 else node_q(c, self.mixing)
             if self.score_weight > 0 and node_score(c, self.mixing, self.scores_with_values,
                                                     &mean_score):
@@ -519,7 +526,7 @@ cdef class Tree:
         and charging a virtual loss to every edge taken. A leaf visited more than
         n_thr times is expanded (while the policy queue has room) and the walk
         takes one more step, into one of its new children. Lock held."""
-        cdef int node = self.root, child
+        cdef int node = self.root, child, ply = 0
         cdef bint expanded = False
         cdef double side = 1.0             # +1 where the root's player chooses
         if self.score_weight > 0:
@@ -545,8 +552,9 @@ cdef class Tree:
                     break
                 expanded = True
             self.ask_policy(node, b)
-            child = self.select_child(node, side)
+            child = self.select_child(node, side, ply, b.to_move)
             side = -side
+            ply += 1
             if child == NO_NODE:
                 break
             self.nodes[child].n_r += self.n_vl
@@ -814,6 +822,35 @@ cdef class Tree:
             self.ask_policy(self.root, &self.root_state)
             pthread_mutex_unlock(&self.lock)
         return ok
+
+    def restrict(self, barred):
+        """Analysis restrictions: `barred` maps (colour, move) (Python ints, -1 pass) to
+        the ply below the root up to which that colour may not play it (1: the root's
+        move only); empty lifts them all."""
+        cdef int p
+        with nogil:
+            pthread_mutex_lock(&self.lock)
+        memset(self.barred_until, 0, sizeof(self.barred_until))
+        self.restricted = bool(barred)
+        for (color, m), until in barred.items():
+            p = PASS_POINT if m < 0 else point_of(&self.root_state, m // self.root_state.size,
+                                                  m % self.root_state.size)
+            self.barred_until[color][p] = min(255, max(self.barred_until[color][p], until))
+        with nogil:
+            pthread_mutex_unlock(&self.lock)
+
+    def barred_at_root(self, int color):
+        """The moves (Python ints, -1 pass) the restrictions bar `color` from at the root."""
+        cdef int i, child
+        found = []
+        if not self.restricted:
+            return found
+        for i in range(self.nodes[self.root].num_children):
+            child = self.nodes[self.root].first_child + i
+            if self.barred_until[color][self.nodes[child].move] > 0:
+                m = self.nodes[child].move
+                found.append(-1 if m == PASS_POINT else move_index(&self.root_state, m))
+        return found
 
     def forbid(self, moves):
         """Root moves (Python ints, -1 pass) the search must not play; all others allowed."""
@@ -1151,8 +1188,8 @@ cdef class Tree:
 
     def pick_child(self, int node, double side=1.0):
         """The child PUCT selects at `node` (no virtual loss, nothing changes); `side`
-        as select_child has it (+1: the root's player chooses)."""
-        return self.select_child(node, side)
+        as select_child has it (+1: the root's player chooses), restrictions as at the root."""
+        return self.select_child(node, side, 0, self.root_state.to_move)
 
     def descend_once(self):
         """Selection only, as a simulation does it (virtual losses stay charged).

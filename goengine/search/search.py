@@ -120,13 +120,15 @@ class Search:
         return (game.size, game.scoring_komi, game.superko, tuple(game.setup_black),
                 tuple(game.setup_white), game.first_to_move)
 
-    def set_position(self, game, color, dynamic_komi=False, refuse_pass=False):
+    def set_position(self, game, color, dynamic_komi=False, refuse_pass=False, barred=None):
         """Point the root at `game` with `color` to move, reusing the subtree of
         the moves played since the last root when possible. Returns True if the
         tree was reused.
 
         refuse_pass: the root may not pass while another move exists (the player's
         Decision.refuses_pass: cleanup, and the first half of the game).
+        barred: {(colour, move): plies} that colour may not play within that many plies
+        below the root (analysis's avoid and allow; Tree.restrict); None: none.
         dynamic_komi: White gives handicap and plays here, so its rollouts count
         with config.dynamic_komi() extra points (the win rates and scores reported,
         and the resign rule's, are the true count's).
@@ -149,6 +151,7 @@ class Search:
             self.tree.reset(board)
             self.tree.prepare_root(*serves)
         self.tree.forbid(self._forbidden(board, color, refuse_pass))
+        self.tree.restrict(barred or {})
         return reused
 
     def _alternates(self, played, color):
@@ -364,7 +367,9 @@ class Search:
         and score (its own are noise).
         """
         c = self.tree.children()
-        order = sorted((i for i in range(len(c['move'])) if c['n_r'][i] > 0 and not c['forbidden'][i]),
+        barred = set(self.tree.barred_at_root(self.root_color)) if self.root_color else set()
+        order = sorted((i for i in range(len(c['move'])) if c['n_r'][i] > 0 and not c['forbidden'][i]
+                        and int(c['move'][i]) not in barred),
                        key=lambda i: -c['n_r'][i])[:count]
         root, root_score = _visit_weighted_winrate(c), self.root_score()
         infos = []

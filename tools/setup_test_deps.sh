@@ -7,8 +7,9 @@ set -u
 case "${1:-}" in
     -h|--help)
         echo "usage: tools/setup_test_deps.sh  (make test runs it)"
-        echo "Installs what the tests need besides Python packages: GNU Go with apt-get"
-        echo "(as root only), and @sabaki/gtp with npm ci in tests/sabaki."
+        echo "Installs what the tests need besides Python packages: GNU Go, Lizzie, Xvfb,"
+        echo "xdotool and ImageMagick with apt-get (as root only), and @sabaki/gtp with npm ci"
+        echo "in tests/sabaki."
         exit 0;;
 esac
 cd "$(dirname "$0")/.."
@@ -19,6 +20,20 @@ if ! command -v gnugo >/dev/null 2>&1 && [ ! -x /usr/games/gnugo ]; then
             || echo "warning: could not install gnugo; its tests will be skipped" >&2
     else
         echo "warning: gnugo not found (apt-get install gnugo); its tests will be skipped" >&2
+    fi
+fi
+
+# Lizzie (Debian's 0.7.4, with Java), Xvfb, xdotool and ImageMagick's import: the GUI test
+# (tests/test_lizzie.py) starts Lizzie on a virtual screen, clicks a move and keeps a screenshot.
+if [ ! -f /usr/share/java/lizzie.jar ] || ! command -v Xvfb >/dev/null 2>&1 \
+        || ! command -v xdotool >/dev/null 2>&1 || ! command -v import >/dev/null 2>&1; then
+    if [ "$(id -u)" = 0 ] && command -v apt-get >/dev/null 2>&1; then
+        (apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq \
+            lizzie xvfb xdotool imagemagick >/dev/null) \
+            || echo "warning: could not install Lizzie/Xvfb; the Lizzie test will be skipped" >&2
+    else
+        echo "warning: Lizzie, Xvfb, xdotool or ImageMagick missing" \
+             "(apt-get install lizzie xvfb xdotool imagemagick); the Lizzie test will be skipped" >&2
     fi
 fi
 

@@ -53,7 +53,8 @@ def test_every_problem_loads_and_its_answers_are_legal(suite, problems):
     assert len(tests) == problems
     for test in tests:
         (load,) = test.setup
-        record = sgffile.parse_game((suite.parent / load.split()[1]).read_bytes())
+        with regress.one_game_file(load, suite.parent) as command:
+            record = sgffile.parse_game(Path(command.split()[1]).read_bytes())
         game = from_record(record)
         color = BLACK if test.command.endswith(' b') else WHITE
         board = game.board_for(color)
@@ -71,13 +72,13 @@ def test_gnu_go_reading_confirms_a_sample_of_answers(suite, every):
     try:
         for test in regress.read_suite(suite)[::every]:
             (load,) = test.setup
-            path = suite.parent / load.split()[1]
             color = test.command.split()[-1]
             comment = _comment_before(suite, test.number)   # '... capture J17 (5 stones)'
             task, target = comment.split(':')[-1].split()[:2]
             kind = READING_OF_TASK[task]
             for answer in test.accepted:
-                gnugo.send(f'loadsgf {path}')
+                with regress.one_game_file(load, suite.parent) as command:
+                    gnugo.send(command)
                 gnugo.send(f'play {color} {answer}')
                 if gnugo.send(f'color {target}') == 'empty':
                     continue                                   # captured outright
@@ -106,8 +107,8 @@ def test_goengine_runs_through_the_runner(tmp_path):
     sample = tmp_path / 'sample.tst'
     text = SUITE.read_text().split('\n\n')
     sample.write_text('\n\n'.join(text[1:4]) + '\n')         # the first three problems
-    for name in ('001.sgf', '002.sgf', '003.sgf'):
-        shutil.copy(SUITE.parent / name, tmp_path / name)
+    shutil.copy(SUITE.parent / 'positions.sgfs', tmp_path / 'positions.sgfs')
+    assert 'loadsgf positions.sgfs:1\n' in sample.read_text()
     engine = f'{default_ours()} --weights none --playouts 50'
     lines = []
     passed, failed, total = regress.run(sample, engine, log=lines.append)
@@ -129,5 +130,7 @@ def test_a_lost_game_gives_the_group_it_lost_as_a_problem(tmp_path):
     assert (test.command, test.accepted) == ('reg_genmove w', ['T12'])
     assert _comment_before(tmp_path / 'suite.tst', 1).endswith(
         'game 7 before move 277: live Q14 (15 stones); the game played K12')
-    record = sgffile.parse_game((tmp_path / '001.sgf').read_bytes())
+    (text,) = (tmp_path / 'positions.sgfs').read_text().splitlines()
+    assert 'loadsgf positions.sgfs:1\n' in (tmp_path / 'suite.tst').read_text()
+    record = sgffile.parse_game(text)
     assert len(record.moves) == 276 and record.setup_black          # the position, stones and all

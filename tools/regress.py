@@ -6,7 +6,9 @@ numbered commands are tests, and the `#? [A|B]` line after one gives the
 accepted answers (`[!A]`: anything but A; a trailing `*` marks a test expected
 to fail, counted apart). Other lines are sent as they are (loadsgf ...), and
 comments (#) are skipped. The engine runs in the .tst file's folder, so
-loadsgf paths are relative to it.
+loadsgf paths are relative to it. `loadsgf FILE:N [move]` names game N of a collection
+(one SGF a line, as tools/tactics_suite.py writes its positions.sgfs): the game goes to
+the engine as a file of its own.
 
     .venv/bin/python tools/regress.py tests/tactics/suite.tst                   # goengine, 3 s a move
     .venv/bin/python tools/regress.py tests/tactics/suite.tst \\
@@ -20,6 +22,7 @@ import os
 import re
 import shlex
 import sys
+import tempfile
 import time
 from dataclasses import dataclass
 
@@ -30,6 +33,7 @@ from harness.match import default_ours
 DEFAULT_ENGINE = f"{default_ours()} --time-per-move 3"    # its default network, as a user runs it
 NUMBERED = re.compile(r"^(\d+)\s+(\S.*)$")
 EXPECTED = re.compile(r"^#\?\s*\[(.*)\](\*?)\s*$")
+FROM_COLLECTION = re.compile(r"^loadsgf\s+(\S+?):(\d+)(\s+\d+)?\s*$")
 
 
 @dataclass
@@ -78,6 +82,32 @@ def accepts(accepted, answer):
     return False
 
 
+class one_game_file:
+    """`loadsgf FILE:N [move]` as a plain loadsgf of game N written to a file of its own
+    (removed afterwards); any other command as it is."""
+
+    def __init__(self, command, folder):
+        self.command, self.folder, self.file = command, folder, None
+
+    def __enter__(self):
+        match = FROM_COLLECTION.match(self.command)
+        if not match:
+            return self.command
+        with open(os.path.join(self.folder, match.group(1))) as f:
+            games = [line for line in f if line.strip()]
+        number = int(match.group(2))
+        if not 1 <= number <= len(games):
+            raise ValueError(f"{match.group(1)} has no game {number}")
+        self.file = tempfile.NamedTemporaryFile("w", suffix=".sgf", delete=False)
+        self.file.write(games[number - 1])
+        self.file.close()
+        return f"loadsgf {self.file.name}{match.group(3) or ''}"
+
+    def __exit__(self, *exc):
+        if self.file is not None:
+            os.unlink(self.file.name)
+
+
 def run(path, engine_command, timeout=120.0, log=print):
     """(passed, failed test numbers) of the suite at `path` against `engine_command`."""
     tests = read_suite(path)
@@ -89,7 +119,8 @@ def run(path, engine_command, timeout=120.0, log=print):
     try:
         for test in tests:
             for command in test.setup:
-                engine.send(command, timeout)
+                with one_game_file(command, os.path.dirname(os.path.abspath(path))) as sent:
+                    engine.send(sent, timeout)
             start = time.monotonic()
             try:
                 answer = engine.send(test.command, timeout)

@@ -21,11 +21,11 @@ reading agrees the job is done (the target can no longer be saved, or can no
 longer be taken). Problems with more than --max-answers answers are left out:
 they test little.
 
-Each problem is a position SGF (the game up to that point) in the output
-folder; suite.tst lists them in GoGui's regression format, which
-tools/regress.py runs against any GTP engine:
+Each problem is a position (the game up to that point), one SGF a line in the output
+folder's positions.sgfs; suite.tst lists them in GoGui's regression format, which
+tools/regress.py runs against any GTP engine (FILE:N is game N of the collection):
 
-    loadsgf 001.sgf
+    loadsgf positions.sgfs:1
     1 reg_genmove b
     #? [C3|D4]
 
@@ -45,6 +45,8 @@ import numpy as np
 
 import _checkout  # noqa: F401  (this checkout's packages first)
 from harness import records
+
+POSITIONS = "positions.sgfs"   # the problems' positions, one SGF a line (tools/regress.py)
 from harness.gnugo import GnuGo
 
 from goengine import BLACK, WHITE
@@ -274,9 +276,9 @@ def main(argv=None):
                 continue          # the game found the answer, or this group is a problem already
             earlier.update(target)
             count = len(target)
-            name = f"{len(entries) + 1:03d}.sgf"
-            with open(os.path.join(args.out, name), "wb") as f:
-                f.write(sgffile.game_to_sgf(game))
+            name = f"{POSITIONS}:{len(entries) + 1}"
+            with open(os.path.join(args.out, POSITIONS), "a" if entries else "w") as f:
+                f.write(records.one_line(sgffile.game_to_sgf(game)).decode() + "\n")
             entries.append((name, color, task, vertex, count, good, record.name, number, played))
             print(f"{name}: {record.name} before move {number}, "
                   f"{'black' if color == BLACK else 'white'} to {task} {vertex} "

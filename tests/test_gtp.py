@@ -21,7 +21,7 @@ from goengine.game import coords
 from goengine.rollout import scoring
 from goengine.game.state import GameState
 from goengine.gtp.engine import GtpEngine
-from goengine.gtp.commands import format_lz_info
+from goengine.gtp.analyze import format_lz_info
 from goengine.gtp.protocol import parse_command, preprocess
 from goengine.players.mcts_player import MCTSPlayer
 from goengine.game.moves import MoveInfo

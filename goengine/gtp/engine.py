@@ -12,7 +12,8 @@ import time
 import traceback
 
 from goengine.game.state import GameState
-from goengine.gtp.commands import FAMILIES, move_text
+from goengine.gtp.commands import FAMILIES
+from goengine.gtp.family import move_text
 from goengine.gtp.protocol import GtpError, format_response, parse_command
 from goengine.game.moves import RESIGN
 from goengine.players.decision import legal_or_pass

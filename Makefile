@@ -12,10 +12,18 @@ SOURCES := setup.py $(wildcard goengine/*.pyx goengine/*.pxd goengine/*/*.pyx go
 
 .PHONY: setup build engine test test-deps test-slow bench clean
 
+# requirements.txt is the one list: the lines before its first "# [extra]" heading are the
+# engine's, the rest the extras' (setup.py reads it the same way).
 $(VENV)/.installed: requirements.txt
 	@echo "setting up $(VENV) (once)" >&2
 	@$(PYTHON) -m venv $(VENV) >&2
-	@$(PY) -m pip install --quiet -r requirements.txt >&2
+	@awk '/^# \[/{exit} NF && !/^#/' requirements.txt > $(VENV)/engine-requirements.txt
+	@$(PY) -m pip install --quiet -r $(VENV)/engine-requirements.txt >&2
+	@touch $@
+
+# The test and cluster extras: pytest, and Ray for the RL stage's tests.
+$(VENV)/.extras: $(VENV)/.built requirements.txt
+	@$(PY) -m pip install --quiet --no-build-isolation -e '.[test,cluster]' >&2
 	@touch $@
 
 $(VENV)/.built: $(VENV)/.installed $(SOURCES)
@@ -34,10 +42,10 @@ engine: setup
 test-deps:
 	@tools/setup_test_deps.sh >&2
 
-test: setup test-deps
+test: setup $(VENV)/.extras test-deps
 	$(PY) -m pytest -q -rs --durations=15 $(PYTEST_ARGS)
 
-test-slow: setup test-deps
+test-slow: setup $(VENV)/.extras test-deps
 	$(PY) -m pytest -q -rs -m slow $(PYTEST_ARGS)
 
 bench: setup

@@ -1,0 +1,187 @@
+"""AlphaGo's RL stage at toy scale: batched self-play, the REINFORCE learner, its pool and
+checkpoints (training/rl_*.py), and the Ray driver (tools/selfplay_rl.py)."""
+
+import argparse
+import os
+import signal
+
+import numpy as np
+import pytest
+
+torch = pytest.importorskip('torch')
+
+from goengine import BLACK, PASS, WHITE, Board           # noqa: E402
+from goengine.nn import netfile, nets                    # noqa: E402
+from training.rl_games import play_games, replay         # noqa: E402
+from training.rl_learner import Learner, RLSettings, RunError, policy_gradient_loss  # noqa: E402
+from tests.programs import tool                          # noqa: E402
+
+
+@pytest.fixture
+def tiny(tmp_path):
+    torch.manual_seed(0)
+    path = tmp_path / 'tiny.pt'
+    netfile.save_network(path, nets.HeadsNet(filters=8, layers=2, board_size=9), half=False)
+    return path
+
+
+def test_self_play_games_are_legal_finished_and_repeatable(tiny):
+    model = netfile.load_network(tiny)
+    games = play_games(model, model, 4, seed=3, size=9, komi=7.5)
+    assert [g.current for g in games] == [BLACK, WHITE, BLACK, WHITE]
+    for game in games:
+        board = Board(9, 7.5, superko=False)
+        for before, move in replay(game):
+            assert move == PASS or not before.is_eye(move, before.to_move)
+            board.play(move)                 # raises on an illegal move
+        assert board.is_game_over() or len(game.moves) >= 2 * 81
+        assert game.winner == (BLACK if board.area_score() > 0 else WHITE)
+    again = play_games(model, model, 4, seed=3, size=9, komi=7.5)
+    assert [g.moves for g in again] == [g.moves for g in games]
+
+
+def own_log_probability(model, game):
+    """Mean log p of the current policy's own moves in `game` (no symmetry)."""
+    from goengine.nn import features
+    boards = [(b, m) for b, m in replay(game) if b.to_move == game.current and m >= 0]
+    x = torch.from_numpy(np.stack([features.input_planes(b, model.planes) for b, _ in boards]))
+    with torch.no_grad():
+        log_p = torch.log_softmax(model(x.float())[0], 1)
+    return float(log_p[range(len(boards)), [m for _, m in boards]].mean())
+
+
+@pytest.mark.parametrize('won', [True, False])
+def test_one_update_moves_the_policy_towards_a_win_and_away_from_a_loss(tiny, tmp_path, won):
+    model = netfile.load_network(tiny)
+    games = play_games(model, model, 8, seed=1, size=9)
+    game = next(g for g in games if (g.winner == g.current) == won)
+    learner = Learner(tmp_path / 'run', tiny, RLSettings(lr=0.5, baseline=False))
+    before = own_log_probability(learner.model, game)
+    learner.update([game])
+    after = own_log_probability(learner.model, game)
+    assert (after > before) if won else (after < before), (before, after)
+
+
+def test_the_baseline_is_the_frozen_value_and_sampling_keeps_the_loss_finite(tiny, tmp_path):
+    learner = Learner(tmp_path / 'run', tiny, RLSettings(positions_per_game=3))
+    games = play_games(learner.model, learner.model, 2, seed=2, size=9)
+    loss, entropy = policy_gradient_loss(learner.model, learner.baseline_model, games,
+                                         np.random.default_rng(0), 3)
+    assert torch.isfinite(loss) and 0 < entropy <= np.log(81) + 1e-6
+    first = [p.clone() for p in learner.baseline_model.parameters()]
+    learner.update(games)
+    assert all(torch.equal(a, b) for a, b in zip(first, learner.baseline_model.parameters()))
+
+
+def test_the_pool_grows_on_schedule_and_its_draw_is_uniform(tiny, tmp_path):
+    learner = Learner(tmp_path / 'run', tiny, RLSettings(pool_every=2, lr=0.01))
+    games = play_games(learner.model, learner.model, 2, seed=4, size=9, max_moves=30)
+    for _ in range(6):
+        learner.update(games)
+    assert [os.path.basename(p) for p in learner.pool] == ['000000.pt', '000002.pt',
+                                                           '000004.pt', '000006.pt']
+    rng = np.random.default_rng(7)
+    draws = [learner.draw_opponent(rng) for _ in range(4000)]
+    counts = [draws.count(p) for p in learner.pool]
+    assert all(abs(c - 1000) < 5 * np.sqrt(4000 * 0.25 * 0.75) for c in counts), counts
+
+
+def test_a_run_resumes_where_it_stopped(tiny, tmp_path):
+    run = tmp_path / 'run'
+    learner = Learner(run, tiny, RLSettings(pool_every=1, lr=0.05))
+    games = play_games(learner.model, learner.model, 2, seed=5, size=9, max_moves=40)
+    learner.update(games)
+    learner.update(games)
+    resumed = Learner(run)
+    assert resumed.iteration == 2 and len(resumed.pool) == 3 and resumed.history == learner.history
+    for a, b in zip(learner.model.state_dict().values(), resumed.model.state_dict().values()):
+        assert torch.equal(a, b)
+    assert resumed.settings == learner.settings
+
+
+def test_a_corrupt_checkpoint_or_a_missing_start_is_one_clear_error(tiny, tmp_path):
+    run = tmp_path / 'run'
+    Learner(run, tiny)
+    (run / 'checkpoint.pt').write_bytes(b'not a checkpoint')
+    with pytest.raises(RunError, match='cannot read the RL checkpoint'):
+        Learner(run)
+    with pytest.raises(RunError, match='no weights to start from'):
+        Learner(tmp_path / 'empty')
+
+
+try:
+    import ray
+except ImportError:        # the cluster extra (pip install -e .[cluster]) is not installed
+    ray = None
+needs_ray = pytest.mark.skipif(ray is None, reason='Ray is not installed (pip install -e .[cluster])')
+
+
+@pytest.fixture(scope='module')
+def local_ray():
+    ray.init(num_cpus=2, include_dashboard=False, log_to_driver=False, configure_logging=False)
+    yield ray
+    ray.shutdown()
+
+
+def args_for(**given):
+    defaults = dict(games=4, size=9, komi=7.5, max_moves=60, chunk=1, seed=0)
+    return argparse.Namespace(**{**defaults, **given})
+
+
+@needs_ray
+def test_two_ray_workers_play_the_games_the_learner_trains_on(tiny, tmp_path, local_ray):
+    from training.rl_workers import spec_of
+    learner = Learner(tmp_path / 'run', tiny)
+    workers = tool('selfplay_rl').start_workers(ray, 2)
+    spec = (('current', 0), spec_of(learner.model))
+    games = tool('selfplay_rl').collect_games(ray, workers, spec, spec, args_for(), 0, print)
+    assert len(games) == 4 and {w for w in ray.get([w.pid.remote() for w in workers])} != {os.getpid()}
+    assert learner.update(games)['games'] == 4
+
+
+@needs_ray
+def test_a_worker_killed_mid_iteration_loses_no_finished_game(tiny, tmp_path, local_ray):
+    from training.rl_workers import spec_of
+    learner = Learner(tmp_path / 'run', tiny)
+    workers = tool('selfplay_rl').start_workers(ray, 2)
+    victim = ray.get(workers[0].pid.remote())
+    spec = (('current', 0), spec_of(learner.model))
+    lines = []
+    original_wait = ray.wait
+    killed = []
+
+    def wait_and_kill(refs, num_returns=1):
+        if not killed:
+            os.kill(victim, signal.SIGKILL)
+            killed.append(victim)
+        return original_wait(refs, num_returns=num_returns)
+
+    ray.wait = wait_and_kill
+    try:
+        games = tool('selfplay_rl').collect_games(ray, workers, spec, spec,
+                                                  args_for(games=6, max_moves=200), 0,
+                                                  lines.append)
+    finally:
+        ray.wait = original_wait
+    assert len(games) == 6 and killed
+    assert any('a worker died' in line for line in lines), lines
+    assert learner.update(games)['games'] == 6
+
+
+def test_the_engine_never_imports_ray():
+    """The engine's own path (flags, loading, GTP) runs without Ray in sys.modules."""
+    import subprocess
+    import sys
+    code = ('import io, sys; sys.stdin = io.StringIO("quit\\n")\n'
+            'from goengine.programs import gtp_main\n'
+            'import builtins\n'
+            'real = builtins.__import__\n'
+            'def guard(name, *a, **k):\n'
+            '    assert not name.startswith("ray"), name\n'
+            '    return real(name, *a, **k)\n'
+            'builtins.__import__ = guard\n'
+            'gtp_main.build_parser().parse_args(["--weights", "none"])\n'
+            'print("ray" in sys.modules)\n')
+    result = subprocess.run([sys.executable, '-c', code], capture_output=True, text=True,
+                            timeout=120)
+    assert result.returncode == 0 and result.stdout.strip() == 'False', result.stderr

@@ -1,0 +1,153 @@
+#!/usr/bin/env python3
+"""AlphaGo's RL stage: self-play against a pool of earlier versions, REINFORCE, on Ray.
+
+Self-play workers are Ray actors (training/rl_workers.py), on this machine by default
+(`ray.init()` starts a local cluster, nothing to set up) or on a cluster (`--address
+HOST:PORT`, the head's address from `ray start --head`). Each iteration sends the current
+weights and an opponent drawn from the pool, collects --games finished games and takes
+one policy-gradient step (training/rl_learner.py); the run folder resumes after a kill,
+and Ctrl-C or SIGTERM ends it with a checkpoint. A worker that dies loses only the games
+it had not finished: they are played again on another worker, none is counted twice.
+
+    .venv/bin/python tools/selfplay_rl.py --run-dir runs/rl --init-weights weights/heads-k96.pt \\
+        --games 128 --workers 2 --iterations 1000
+    .venv/bin/python tools/selfplay_rl.py --run-dir runs/rl --export weights/rl.pt
+    .venv/bin/python tools/selfplay_rl.py --run-dir runs/rl --address 10.0.0.1:6379 --workers 32
+"""
+
+import argparse
+import signal
+import sys
+import time
+
+import _checkout  # noqa: F401  (this checkout's packages first)
+from training.rl_learner import Learner, RLSettings, RunError
+from training.rl_workers import SelfPlayWorker, spec_of
+
+
+def build_parser():
+    p = argparse.ArgumentParser(description=__doc__.split("\n\n")[0],
+                                formatter_class=argparse.RawDescriptionHelpFormatter,
+                                epilog=__doc__.split("\n\n", 1)[1])
+    p.add_argument("--run-dir", required=True)
+    p.add_argument("--init-weights", default="weights/heads-k96.pt",
+                   help="the four-headed network a new run starts from (default: %(default)s)")
+    p.add_argument("--iterations", type=int, default=1, help="iterations to run now")
+    p.add_argument("--games", type=int, default=RLSettings.games_per_iteration,
+                   help="games per iteration (n; default %(default)s)")
+    p.add_argument("--lr", type=float, default=RLSettings.lr)
+    p.add_argument("--pool-every", type=int, default=RLSettings.pool_every)
+    p.add_argument("--positions-per-game", type=int, default=RLSettings.positions_per_game,
+                   help="the current player's moves trained per game (0: all)")
+    p.add_argument("--no-baseline", action="store_true", help="z alone, no value baseline")
+    p.add_argument("--workers", type=int, default=2, help="self-play actors")
+    p.add_argument("--address", default=None, help="a Ray cluster's HOST:PORT (default: local)")
+    p.add_argument("--size", type=int, default=19)
+    p.add_argument("--komi", type=float, default=7.5)
+    p.add_argument("--max-moves", type=int, default=None)
+    p.add_argument("--chunk", type=int, default=0,
+                   help="games a worker plays per request (default: games / workers)")
+    p.add_argument("--seed", type=int, default=0)
+    p.add_argument("--export", metavar="FILE", help="write the current network (fp16) and stop")
+    p.add_argument("--no-progress", action="store_true")
+    return p
+
+
+def start_workers(ray, count):
+    actor = ray.remote(num_cpus=1)(SelfPlayWorker)
+    return [actor.remote() for _ in range(count)]
+
+
+def collect_games(ray, workers, current, opponent, args, iteration, log):
+    """This iteration's games from the workers: chunks sent out, every finished chunk
+    kept; a chunk whose worker died goes to another (a fresh actor takes its place)."""
+    from ray.exceptions import RayActorError, WorkerCrashedError
+    count = args.games
+    chunk = args.chunk or max(1, -(-count // len(workers)))
+    sizes = [min(chunk, count - start) for start in range(0, count, chunk)]
+    pending, games, next_seed = {}, [], 0
+
+    def send(worker, size):
+        nonlocal next_seed
+        seed = (args.seed, iteration, next_seed)
+        next_seed += 1
+        ref = worker.play.remote(current, opponent, size, hash(seed) % 2**32, args.size,
+                                 args.komi, args.max_moves)
+        pending[ref] = (worker, size)
+
+    queue = list(sizes)
+    for worker in workers:
+        if queue:
+            send(worker, queue.pop(0))
+    while pending:
+        done, _ = ray.wait(list(pending), num_returns=1)
+        worker, size = pending.pop(done[0])
+        try:
+            games.extend(ray.get(done[0]))
+        except (RayActorError, WorkerCrashedError) as exc:
+            log(f"selfplay_rl: a worker died ({type(exc).__name__}); its {size} unfinished "
+                "games are played again elsewhere")
+            workers[workers.index(worker)] = worker = start_workers(ray, 1)[0]
+            queue.insert(0, size)
+        if queue:
+            send(worker, queue.pop(0))
+    return games
+
+
+def main(argv=None):
+    args = build_parser().parse_args(argv)
+    settings = RLSettings(args.games, args.lr, args.pool_every, args.positions_per_game,
+                          not args.no_baseline)
+    log = lambda message: print(message, file=sys.stderr, flush=True)   # noqa: E731
+    try:
+        learner = Learner(args.run_dir, args.init_weights, settings, seed=args.seed)
+    except (RunError, OSError, ValueError) as exc:
+        log(f"selfplay_rl: {exc}")
+        return 2
+    if args.export:
+        learner.export(args.export)
+        log(f"selfplay_rl: iteration {learner.iteration} -> {args.export}")
+        return 0
+    try:
+        import ray
+    except ImportError:
+        log("selfplay_rl: needs Ray: pip install -e .[cluster]")
+        return 2
+    try:
+        ray.init(address=args.address, include_dashboard=False, log_to_driver=False,
+                 configure_logging=False)
+    except (ConnectionError, RuntimeError, ValueError) as exc:
+        log(f"selfplay_rl: cannot reach the Ray cluster at {args.address}: {exc}")
+        return 2
+    signal.signal(signal.SIGTERM, lambda *_: (_ for _ in ()).throw(KeyboardInterrupt()))
+    workers = start_workers(ray, args.workers)
+    from tqdm import tqdm
+    bar = tqdm(total=args.iterations, disable=args.no_progress, unit="it")
+    try:
+        for _ in range(args.iterations):
+            start = time.monotonic()
+            current = (("current", learner.iteration), spec_of(learner.model))
+            path = learner.draw_opponent()
+            from goengine.nn import netfile
+            opponent = (("pool", path), spec_of(netfile.load_network(path)))
+            games = collect_games(ray, workers, ray.put(current), ray.put(opponent), args,
+                                  learner.iteration, log)
+            entry = learner.update(games)
+            rate = len(games) / (time.monotonic() - start)
+            bar.set_postfix(iteration=entry["iteration"], won=f"{entry['win_rate']:.2f}",
+                            entropy=f"{entry['entropy']:.2f}", games_s=f"{rate:.2f}")
+            bar.update(1)
+            log(f"iteration {entry['iteration']}: {entry['won']} of {entry['games']} won "
+                f"against {path.rsplit('/', 1)[-1]}, entropy {entry['entropy']:.3f}, "
+                f"{rate:.2f} games/s")
+    except KeyboardInterrupt:
+        learner.save()
+        log(f"selfplay_rl: stopped at iteration {learner.iteration}, checkpoint written")
+    finally:
+        bar.close()
+        ray.shutdown()
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -1,0 +1,81 @@
+"""Self-play games for AlphaGo's RL stage: the current policy against an opponent from the
+pool, many games at once, one network call a step for every unfinished game.
+
+Moves are sampled from each policy over the sensible moves (legal, not filling one's own
+true eye: goengine.players.player.sensible_mask); a player with no sensible move passes,
+two passes end the game, and it is scored by the board's Tromp-Taylor area count, which
+at such an end counts what the stones hold. A game is kept as what the policy gradient
+needs: its moves (the positions replay from them), which colour the current policy had,
+and the winner (Silver et al. 2016, Methods, "Reinforcement learning of policy networks").
+"""
+
+from dataclasses import dataclass
+
+import numpy as np
+import torch
+
+from goengine import BLACK, PASS, WHITE, Board
+from goengine.nn import features
+from goengine.players.player import sensible_mask
+
+
+@dataclass
+class SelfPlayGame:
+    moves: list            # move ints, PASS = -1, Black first
+    current: int           # BLACK or WHITE: the colour the current policy played
+    winner: int            # BLACK or WHITE (area count; komi decides ties away)
+    size: int = 19
+    komi: float = 7.5
+
+    def outcome_for(self, color):
+        """z: +1 if `color` won, -1 if it lost."""
+        return 1.0 if self.winner == color else -1.0
+
+
+def sample_moves(model, boards, rng, temperature=1.0):
+    """One move for each board's player to move, sampled from `model`'s policy over the
+    sensible moves (PASS where there is none); one batched call."""
+    planes = np.stack([features.input_planes(b, model.planes) for b in boards])
+    with torch.no_grad():
+        logits = model(torch.from_numpy(planes).float())[0].double().numpy()
+    moves = []
+    for board, row in zip(boards, logits):
+        mask = sensible_mask(board, board.to_move)
+        if not mask.any():
+            moves.append(PASS)
+            continue
+        row = np.where(mask, row / temperature, -np.inf)
+        p = np.exp(row - row.max())
+        moves.append(int(rng.choice(len(p), p=p / p.sum())))
+    return moves
+
+
+def play_games(current, opponent, count, seed, size=19, komi=7.5, max_moves=None):
+    """`count` games of `current` against `opponent` (torch policy-headed models), half
+    with each colour, all advanced together; a list of SelfPlayGame. Stable under `seed`."""
+    rng = np.random.default_rng(seed)
+    max_moves = max_moves or 2 * size * size
+    boards = [Board(size, komi, superko=False) for _ in range(count)]
+    colours = [BLACK if i % 2 == 0 else WHITE for i in range(count)]   # current's colour
+    records = [[] for _ in range(count)]
+    live = list(range(count))
+    while live:
+        for model, mover_is_current in ((current, True), (opponent, False)):
+            turn = [i for i in live if (boards[i].to_move == colours[i]) == mover_is_current]
+            if not turn:
+                continue
+            for i, move in zip(turn, sample_moves(model, [boards[i] for i in turn], rng)):
+                boards[i].play(move)
+                records[i].append(move)
+        live = [i for i in live if not boards[i].is_game_over() and len(records[i]) < max_moves]
+    return [SelfPlayGame(records[i], colours[i],
+                         BLACK if boards[i].area_score() > 0 else WHITE, size, komi)
+            for i in range(count)]
+
+
+def replay(game):
+    """The boards before each move of `game` (copies), with the move played from each."""
+    board = Board(game.size, game.komi, superko=False)
+    for move in game.moves:
+        yield board.copy(), move
+        board.play(move)

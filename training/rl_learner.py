@@ -1,0 +1,179 @@
+"""The RL policy's learner: REINFORCE on self-play games, an opponent pool, checkpoints.
+
+Silver et al. 2016, Methods: the weights follow
+    delta rho = alpha / n * sum_i sum_t dlog p(a_t^i | s_t^i) / drho * (z_t^i - v(s_t^i)),
+over the current policy's own moves in n games, z the outcome for the mover and v a
+baseline: the value head of the network the run started from, frozen (the current
+network's trunk moves, so its own value head would drift with it); off, v = 0, the
+paper's first variant. Positions come in a random one of the 8 symmetries, as the SL
+trainer feeds them. Every `pool_every` iterations the current weights join the pool, and
+each iteration's opponent is drawn uniformly from it.
+
+The run folder holds checkpoint.pt (written whole at every iteration, through a
+temporary file, and on SIGTERM) and pool/NNNNNN.pt, one file a pool version.
+"""
+
+import copy
+import os
+import time
+from dataclasses import asdict, dataclass
+
+import numpy as np
+import torch
+import torch.nn.functional as F
+
+from goengine.nn import features, netfile
+from training.rl_games import replay
+
+CHECKPOINT = 'checkpoint.pt'
+
+
+class RunError(Exception):
+    """A run folder or checkpoint that cannot be resumed from; the message says why."""
+
+
+@dataclass
+class RLSettings:
+    games_per_iteration: int = 128    # n: AlphaGo's minibatch of games
+    lr: float = 0.001                 # alpha, plain SGD as the paper
+    pool_every: int = 500             # iterations between the current weights joining the pool
+    positions_per_game: int = 0       # the current player's moves trained per game; 0: all
+    baseline: bool = True             # z - v(s) with the frozen value head; False: z alone
+
+
+def policy_gradient_loss(model, baseline_model, games, rng, positions_per_game=0):
+    """The REINFORCE loss over the current policy's moves in `games` (its mean over the
+    positions used, so that alpha means the same whatever their number), and the mean
+    entropy of the policy there. A sample of positions per game keeps the gradient's
+    expectation: it is the mean over a uniform sample of the same terms."""
+    planes, moves, outcomes = [], [], []
+    for game in games:
+        own = [(board, move) for board, move in replay(game)
+               if board.to_move == game.current and move >= 0]
+        if positions_per_game and len(own) > positions_per_game:
+            own = [own[i] for i in rng.choice(len(own), positions_per_game, replace=False)]
+        for board, move in own:
+            k = int(rng.integers(features.NUM_SYMMETRIES))
+            planes.append(features.apply_symmetry(features.input_planes(board, model.planes), k))
+            moves.append(features.symmetric_move(move, k, board.size))
+            outcomes.append(game.outcome_for(game.current))
+    if not planes:
+        raise ValueError('no move of the current policy in these games')
+    x = torch.from_numpy(np.ascontiguousarray(np.stack(planes))).float()
+    z = torch.tensor(outcomes, dtype=torch.float32)
+    if baseline_model is not None:
+        with torch.no_grad():
+            z = z - baseline_model(x)[1].float()
+    logits = model(x)[0]
+    log_p = F.log_softmax(logits, dim=1)
+    chosen = log_p.gather(1, torch.tensor(moves).unsqueeze(1)).squeeze(1)
+    entropy = -(log_p.exp() * log_p).sum(1).mean()
+    return -(z * chosen).mean(), float(entropy.detach())
+
+
+class Learner:
+    """The current network, its optimizer, the pool and the counters of one run folder."""
+
+    def __init__(self, run_dir, init_weights=None, settings=None, seed=0):
+        self.run_dir = os.fspath(run_dir)
+        self.pool_dir = os.path.join(self.run_dir, 'pool')
+        path = os.path.join(self.run_dir, CHECKPOINT)
+        if os.path.exists(path):
+            self._resume(path, settings)
+        else:
+            if init_weights is None:
+                raise RunError(f'{self.run_dir}: no {CHECKPOINT} to resume and no weights '
+                               'to start from')
+            self.settings = settings or RLSettings()
+            self.model = netfile.load_network(init_weights, head='policy')
+            self.iteration, self.pool, self.history = 0, [], []
+            self.seed = seed
+            os.makedirs(self.pool_dir, exist_ok=True)
+            self.baseline_model = copy.deepcopy(self.model).eval()
+            self._save_frozen()
+            self._join_pool()
+            self.optimizer = torch.optim.SGD(self.model.parameters(), lr=self.settings.lr)
+            self.save()
+        for p in self.baseline_model.parameters():
+            p.requires_grad_(False)
+        self.rng = np.random.default_rng((self.seed, self.iteration))
+
+    # -- the pool ------------------------------------------------------------------
+
+    def draw_opponent(self, rng=None):
+        """A pool version's file, uniformly at random."""
+        rng = rng or self.rng
+        return self.pool[int(rng.integers(len(self.pool)))]
+
+    def _join_pool(self):
+        path = os.path.join(self.pool_dir, f'{self.iteration:06d}.pt')
+        netfile.save_network(path, self.model, extra={'rl_iteration': self.iteration}, half=False)
+        self.pool.append(path)
+
+    def _save_frozen(self):
+        netfile.save_network(os.path.join(self.run_dir, 'baseline.pt'), self.baseline_model,
+                             half=False)
+
+    # -- one iteration -------------------------------------------------------------
+
+    def update(self, games):
+        """One policy-gradient step on `games` (SelfPlayGame, this iteration's); the
+        iteration's log entry."""
+        s = self.settings
+        self.model.train()
+        loss, entropy = policy_gradient_loss(
+            self.model, self.baseline_model if s.baseline else None, games, self.rng,
+            s.positions_per_game)
+        self.optimizer.zero_grad()
+        loss.backward()
+        self.optimizer.step()
+        self.model.eval()
+        self.iteration += 1
+        won = sum(g.winner == g.current for g in games)
+        entry = dict(iteration=self.iteration, games=len(games), won=won,
+                     win_rate=won / len(games), entropy=entropy, loss=float(loss.detach()),
+                     time=time.time())
+        self.history.append(entry)
+        if self.iteration % s.pool_every == 0:
+            self._join_pool()
+        self.rng = np.random.default_rng((self.seed, self.iteration))
+        self.save()
+        return entry
+
+    # -- checkpoints ---------------------------------------------------------------
+
+    def save(self):
+        """checkpoint.pt, whole or not at all (a temporary file renamed over it)."""
+        path = os.path.join(self.run_dir, CHECKPOINT)
+        state = dict(format='goengine-rl', iteration=self.iteration, seed=self.seed,
+                     settings=asdict(self.settings), pool=[os.path.basename(p) for p in self.pool],
+                     history=self.history, arch=self.model.arch, kind=self.model.kind,
+                     model=self.model.state_dict(), optimizer=self.optimizer.state_dict())
+        torch.save(state, path + '.tmp')
+        os.replace(path + '.tmp', path)
+
+    def _resume(self, path, settings):
+        try:
+            state = torch.load(path, map_location='cpu', weights_only=True)
+        except Exception as exc:     # torch raises many kinds for a damaged file
+            raise RunError(f'{path}: cannot read the RL checkpoint; it is truncated or '
+                           f'corrupt ({type(exc).__name__})') from None
+        if not isinstance(state, dict) or state.get('format') != 'goengine-rl':
+            raise RunError(f'{path}: not a goengine RL checkpoint')
+        from goengine.nn.netfile import NETWORK_CLASSES
+        self.model = NETWORK_CLASSES[state['kind']](**state['arch'])
+        self.model.load_state_dict(state['model'])
+        self.model.eval()
+        self.settings = settings or RLSettings(**state['settings'])
+        self.iteration, self.seed, self.history = state['iteration'], state['seed'], state['history']
+        self.pool = [os.path.join(self.pool_dir, name) for name in state['pool']]
+        missing = [p for p in self.pool if not os.path.exists(p)]
+        if missing:
+            raise RunError(f'{path}: pool versions missing: {", ".join(missing)}')
+        self.baseline_model = netfile.load_network(os.path.join(self.run_dir, 'baseline.pt'))
+        self.optimizer = torch.optim.SGD(self.model.parameters(), lr=self.settings.lr)
+        self.optimizer.load_state_dict(state['optimizer'])
+
+    def export(self, path):
+        """The current network as a shipped file: fp16 (batch norm already folded)."""
+        netfile.save_network(path, self.model, extra={'rl_iteration': self.iteration})

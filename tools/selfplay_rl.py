@@ -42,6 +42,11 @@ def build_parser():
     p.add_argument("--no-baseline", action="store_true", help="z alone, no value baseline")
     p.add_argument("--workers", type=int, default=2, help="self-play actors")
     p.add_argument("--address", default=None, help="a Ray cluster's HOST:PORT (default: local)")
+    p.add_argument("--no-ray", action="store_true",
+                   help="no Ray: the workers are processes of this machine (a GPU machine "
+                        "without Ray, or to measure what Ray costs)")
+    p.add_argument("--device", default="cpu",
+                   help="where the workers run the networks (cuda: one worker, big batches)")
     p.add_argument("--size", type=int, default=19)
     p.add_argument("--komi", type=float, default=7.5)
     p.add_argument("--max-moves", type=int, default=None)
@@ -51,6 +56,17 @@ def build_parser():
     p.add_argument("--export", metavar="FILE", help="write the current network (fp16) and stop")
     p.add_argument("--no-progress", action="store_true")
     return p
+
+
+def reachable(address, timeout=5.0):
+    """Whether something accepts connections at HOST:PORT (Ray itself retries for long)."""
+    import socket
+    host, _, port = address.rpartition(":")
+    try:
+        with socket.create_connection((host or "127.0.0.1", int(port)), timeout=timeout):
+            return True
+    except (OSError, ValueError):
+        return False
 
 
 def start_workers(ray, count):
@@ -94,6 +110,37 @@ def collect_games(ray, workers, current, opponent, args, iteration, log):
     return games
 
 
+def run_without_ray(learner, args, log):
+    """The same iterations with the workers as processes of this machine."""
+    import concurrent.futures
+    import multiprocessing
+    from training.rl_workers import play_in_process
+    from goengine.nn import netfile
+    chunk = args.chunk or max(1, -(-args.games // args.workers))
+    context = multiprocessing.get_context("spawn")
+    with concurrent.futures.ProcessPoolExecutor(args.workers, mp_context=context) as pool:
+        try:
+            for _ in range(args.iterations):
+                start = time.monotonic()
+                current = (("current", learner.iteration), spec_of(learner.model))
+                path = learner.draw_opponent()
+                opponent = (("pool", path), spec_of(netfile.load_network(path)))
+                sizes = [min(chunk, args.games - s) for s in range(0, args.games, chunk)]
+                futures = [pool.submit(play_in_process, current, opponent, size,
+                                       hash((args.seed, learner.iteration, i)) % 2**32,
+                                       args.size, args.komi, args.max_moves, args.device)
+                           for i, size in enumerate(sizes)]
+                games = [g for f in futures for g in f.result()]
+                entry = learner.update(games)
+                log(f"iteration {entry['iteration']}: {entry['won']} of {entry['games']} won "
+                    f"against {path.rsplit('/', 1)[-1]}, entropy {entry['entropy']:.3f}, "
+                    f"{len(games) / (time.monotonic() - start):.2f} games/s")
+        except KeyboardInterrupt:
+            learner.save()
+            log(f"selfplay_rl: stopped at iteration {learner.iteration}, checkpoint written")
+    return 0
+
+
 def main(argv=None):
     args = build_parser().parse_args(argv)
     settings = RLSettings(args.games, args.lr, args.pool_every, args.positions_per_game,
@@ -108,10 +155,16 @@ def main(argv=None):
         learner.export(args.export)
         log(f"selfplay_rl: iteration {learner.iteration} -> {args.export}")
         return 0
+    if args.no_ray:
+        return run_without_ray(learner, args, log)
     try:
         import ray
     except ImportError:
-        log("selfplay_rl: needs Ray: pip install -e .[cluster]")
+        log("selfplay_rl: needs Ray: pip install -e .[cluster] (or --no-ray on one machine)")
+        return 2
+    if args.address and not reachable(args.address):
+        log(f"selfplay_rl: cannot reach the Ray cluster at {args.address} (nothing answers "
+            "there: start its head with `ray start --head`, or leave out --address)")
         return 2
     try:
         ray.init(address=args.address, include_dashboard=False, log_to_driver=False,

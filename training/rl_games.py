@@ -34,10 +34,12 @@ class SelfPlayGame:
 
 def sample_moves(model, boards, rng, temperature=1.0):
     """One move for each board's player to move, sampled from `model`'s policy over the
-    sensible moves (PASS where there is none); one batched call."""
+    sensible moves (PASS where there is none); one batched call, on the model's device."""
     planes = np.stack([features.input_planes(b, model.planes) for b in boards])
+    device = next(model.parameters()).device
     with torch.no_grad():
-        logits = model(torch.from_numpy(planes).float())[0].double().numpy()
+        x = torch.from_numpy(planes).to(device).float()
+        logits = model(x)[0].double().cpu().numpy()
     moves = []
     for board, row in zip(boards, logits):
         mask = sensible_mask(board, board.to_move)

@@ -8,12 +8,12 @@ from goengine.nn.netfile import NETWORK_CLASSES
 from training.rl_games import play_games
 
 
-def network_from(spec):
+def network_from(spec, device='cpu'):
     """A model from (kind, arch, state_dict), what the driver ships to the workers."""
     kind, arch, state = spec
     model = NETWORK_CLASSES[kind](**arch)
     model.load_state_dict(state)
-    return model.float().eval()
+    return model.float().eval().to(device)
 
 
 def spec_of(model):
@@ -25,15 +25,16 @@ class SelfPlayWorker:
     """Plays `count` games of the current network against an opponent on request; keeps
     the last versions it was sent, so an unchanged one is not rebuilt."""
 
-    def __init__(self, threads=1):
+    def __init__(self, threads=1, device='cpu'):
         torch.set_num_threads(threads)
+        self.device = device
         self.cache = {}
 
     def _model(self, version, spec):
         if version not in self.cache:
             if len(self.cache) > 4:
                 self.cache.clear()
-            self.cache[version] = network_from(spec)
+            self.cache[version] = network_from(spec, self.device)
         return self.cache[version]
 
     def play(self, current, opponent, count, seed, size=19, komi=7.5, max_moves=None):
@@ -44,3 +45,15 @@ class SelfPlayWorker:
     def pid(self):
         import os
         return os.getpid()
+
+
+_worker = None
+
+
+def play_in_process(current, opponent, count, seed, size, komi, max_moves, device):
+    """SelfPlayWorker.play in a process of a pool (the driver's --no-ray): one worker a
+    process, kept between calls."""
+    global _worker
+    if _worker is None:
+        _worker = SelfPlayWorker(1, device)
+    return _worker.play(current, opponent, count, seed, size, komi, max_moves)

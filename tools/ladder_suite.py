@@ -1,0 +1,130 @@
+#!/usr/bin/env python3
+"""A suite of ladder positions from held-out games, with GNU Go 3.8 as the oracle.
+
+A position qualifies when the player to move has a chain in atari whose one liberty, if
+the chain extends there, leaves it two liberties: a ladder's next move. GNU Go reads it
+(`defend CHAIN`, `does_defend LIBERTY CHAIN`): dead when nothing saves the chain, working
+when the extension itself saves it. Half of each kind are kept, so that both a reader
+that calls every ladder dead and one that calls none fail; breakers on the path, ladders
+into a ko and captures that save come as the games give them.
+
+The folder gets positions.sgfs (one SGF a line), labels.tsv (position, colour, chain,
+liberty, dead or working, chain size) and suite.tst in GoGui's regression format for
+tools/regress.py: a dead ladder's extension is the one move not accepted, a working
+ladder of three stones or more wants its extension.
+
+    .venv/bin/python tools/ladder_suite.py --positions 120 --out tests/tactics/ladders
+    .venv/bin/python tools/regress.py tests/tactics/ladders/suite.tst \\
+        --engine ".venv/bin/python gtp_main.py --time-per-move 1"
+"""
+
+import argparse
+import os
+import random
+
+import _checkout  # noqa: F401  (this checkout's packages first)
+from harness import records
+from harness.gnugo import GNUGO, GnuGo
+
+from goengine import BLACK
+from goengine.game import coords, sgffile
+from goengine.game.state import GameError, from_record
+from training.dataset import DATA_DIR, split_files
+
+LABELS = "labels.tsv"
+POSITIONS = "positions.sgfs"
+
+
+def ladder_candidates(board):
+    """(chain stone, liberty) for each chain of the player to move in atari whose
+    extension would leave it exactly two liberties."""
+    color, size, seen = board.to_move, board.size, set()
+    for move in range(size * size):
+        if board.color_at(move) != color or move in seen:
+            continue
+        stones = board.chain_stones(move)
+        seen.update(stones)
+        if board.chain_liberties(move) != 1:
+            continue
+        (liberty,) = board.chain_liberty_points(move)
+        if not board.is_legal(liberty, color):
+            continue
+        after = board.copy()
+        after.play(liberty, color)
+        if after.chain_liberties(liberty) == 2:
+            yield move, liberty, len(stones)
+
+
+def oracle(gnugo, board, chain, liberty):
+    """'dead', 'working' or None (GNU Go saves the chain only by another move)."""
+    gnugo.set_position(board)
+    size = board.size
+    if gnugo.send(f"defend {coords.to_gtp(chain, size)}").split()[0] == "0":
+        return "dead"
+    verdict = gnugo.send(f"does_defend {coords.to_gtp(liberty, size)} {coords.to_gtp(chain, size)}")
+    return "working" if verdict.split()[0] != "0" else None
+
+
+def main(argv=None):
+    p = argparse.ArgumentParser(description=__doc__.split("\n\n")[0], epilog=__doc__,
+                                formatter_class=argparse.RawDescriptionHelpFormatter)
+    p.add_argument("--positions", type=int, default=120, help="positions, half of each kind")
+    p.add_argument("--out", default="tests/tactics/ladders")
+    p.add_argument("--data-dir", default=DATA_DIR)
+    p.add_argument("--seed", type=int, default=1)
+    p.add_argument("--gnugo", default=GNUGO)
+    args = p.parse_args(argv)
+    rng = random.Random(args.seed)
+    want = {"dead": args.positions // 2, "working": args.positions - args.positions // 2}
+    found = {"dead": [], "working": []}
+    gnugo = GnuGo(args.gnugo, ("--level", "10"))
+    try:
+        for record in sgffile.read_games(split_files(args.data_dir, "val")):
+            if all(len(found[k]) >= want[k] for k in want):
+                break
+            numbers = list(range(20, len(record.moves)))
+            rng.shuffle(numbers)
+            for number in numbers[:40]:
+                try:
+                    game = from_record(record, number)
+                except GameError:
+                    continue
+                board = game.board
+                picked = None
+                for chain, liberty, stones in ladder_candidates(board):
+                    kind = oracle(gnugo, board, chain, liberty)
+                    if kind and len(found[kind]) < want[kind]:
+                        picked = (kind, game, chain, liberty, stones)
+                        break
+                if picked:
+                    found[picked[0]].append(picked)
+                    break                       # one position a game: distinct games
+    finally:
+        gnugo.close()
+    os.makedirs(args.out, exist_ok=True)
+    entries = sorted(found["dead"] + found["working"], key=lambda e: rng.random())
+    with open(os.path.join(args.out, POSITIONS), "w") as sgfs, \
+            open(os.path.join(args.out, LABELS), "w") as labels, \
+            open(os.path.join(args.out, "suite.tst"), "w") as suite:
+        labels.write("position\tcolour\tchain\tliberty\tladder\tstones\n")
+        suite.write("# goengine's ladder suite: made by tools/ladder_suite.py from held-out games\n"
+                    "# (tygem-9d-2016-12); GNU Go 3.8's defend/does_defend reading says which\n"
+                    "# ladders work. Run: .venv/bin/python tools/regress.py "
+                    f"{os.path.join(args.out, 'suite.tst')}\n\n")
+        for number, (kind, game, chain, liberty, stones) in enumerate(entries, 1):
+            size = game.size
+            colour = "b" if game.board.to_move == BLACK else "w"
+            sgfs.write(records.one_line(sgffile.game_to_sgf(game)).decode() + "\n")
+            chain_v, liberty_v = coords.to_gtp(chain, size), coords.to_gtp(liberty, size)
+            labels.write(f"{number}\t{colour}\t{chain_v}\t{liberty_v}\t{kind}\t{stones}\n")
+            if kind == "working" and stones < 3:
+                continue
+            accepted = f"!{liberty_v}" if kind == "dead" else liberty_v
+            suite.write(f"# {kind} ladder: the chain at {chain_v} ({stones} stones), its "
+                        f"liberty {liberty_v}\nloadsgf {POSITIONS}:{number}\n"
+                        f"{number} reg_genmove {colour}\n#? [{accepted}]\n\n")
+    print(f"{len(found['dead'])} dead and {len(found['working'])} working ladders -> {args.out}")
+
+
+if __name__ == "__main__":
+    main()

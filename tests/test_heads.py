@@ -483,16 +483,17 @@ def test_the_reported_lead_is_the_count_once_the_ownership_head_settles_the_boar
     game = from_record(walls_game("B+11.5", BLACK))
     black_map = walls_ownership().reshape(-1).astype(np.float32)
 
-    heads_as_they_are = player.policy_eval.lead_and_ownership
+    heads_as_they_are = player.policy_eval.evaluate
 
-    def sure_head(planes, komi, white):       # the colour plane says who is to move
-        leads, _ = heads_as_they_are(planes, komi, white)
-        planes = np.asarray(planes).reshape(-1, nets.VALUE_PLANES, 81)
-        return leads, np.stack([black_map if p[-1].all() else -black_map for p in planes])
+    def sure_head(boards, komi):              # the heads speak for each board's mover
+        out = heads_as_they_are(boards, komi)
+        out.ownership = np.stack([black_map if b.to_move == BLACK else -black_map
+                                  for b in boards])
+        return out
 
     unsure = player.score_lead(game, WHITE)
     assert unsure == pytest.approx(head_lead(model, game.board_for(WHITE), 6.5, True), abs=0.01)
-    monkeypatch.setattr(player.policy_eval, "lead_and_ownership", sure_head)
+    monkeypatch.setattr(player.policy_eval, "evaluate", sure_head)
     assert player.score_lead(game, BLACK) == 11.5
     assert player.score_lead(game, WHITE) == -11.5
     assert review.position_score(player, game, WHITE) == (-11.5, "the network")

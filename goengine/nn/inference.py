@@ -7,6 +7,7 @@ into the convolutions.
 
 import functools
 import os
+from dataclasses import dataclass
 
 import numpy as np
 import torch
@@ -79,6 +80,19 @@ def pick_device(name="auto"):
     raise DeviceError(f"device {name!r}: expected {DEVICE_CHOICES}")
 
 
+@dataclass
+class Outputs:
+    """What one network call says about a batch of positions, each for its player to move
+    (KataGo's NNOutput): the heads a network lacks are None. value: the outcome in
+    [-1, 1], at the komi asked for where a score head can move it there; score_lead: the
+    expected final margin in points at that komi; ownership: +1 the mover's, -1 the
+    opponent's, one value a point."""
+    policy_logits: np.ndarray = None      # (N, s*s)
+    value: np.ndarray = None              # (N,)
+    ownership: np.ndarray = None          # (N, s*s)
+    score_lead: np.ndarray = None         # (N,)
+
+
 class NetworkEvaluator:
     """Batched numpy-in, numpy-out inference for the tree search.
 
@@ -124,6 +138,47 @@ class NetworkEvaluator:
             threads = available_cores()
         if threads > 0:
             torch.set_num_threads(threads)
+
+    @property
+    def has_value(self):
+        return 'value' in self.heads
+
+    @property
+    def has_ownership(self):
+        return 'ownership' in self.heads
+
+    @property
+    def has_score(self):
+        return 'score' in self.heads
+
+    def serves(self, size):
+        """Whether the network evaluates boards of this size (its per-point biases fix it)."""
+        return self.board_size == size
+
+    @torch.inference_mode()
+    def evaluate(self, boards, komi):
+        """Outputs for goengine Boards (each read for its player to move; its planes built
+        here) at `komi`, from one call: every head the network has."""
+        from goengine import WHITE
+        from goengine.nn import features
+        planes = np.stack([features.input_planes(board, self.planes) for board in boards])
+        white = np.array([board.to_move == WHITE for board in boards])
+        x, _ = self._batch(planes)
+        out = dict(zip(self.heads, self._forward(x, *self.heads) if len(self.heads) > 1
+                       else (self._forward(x, *self.heads),)))
+        result = Outputs()
+        if 'policy' in out:
+            result.policy_logits = out['policy'].cpu().numpy()
+        if 'value' in out:
+            value = out['value']
+            if 'score' in out:
+                value = self._value_at(value, out['score'], komi, white)
+            result.value = value.cpu().numpy().reshape(-1)
+        if 'ownership' in out:
+            result.ownership = out['ownership'].cpu().numpy()
+        if 'score' in out:
+            result.score_lead = score_lead(out['score'], komi, white).double().cpu().numpy()
+        return result
 
     def _batch(self, planes):
         """numpy (N, C, s, s) or (C, s, s) -> float tensor on the device, and whether it was single."""

@@ -19,7 +19,7 @@ import sys
 
 import numpy as np
 
-from goengine import BLACK, PASS, WHITE
+from goengine import BLACK, PASS
 from goengine.game.moves import RESIGN, MoveInfo  # noqa: F401  (the players' answers)
 from goengine.players.decision import Decision, opponent_passed
 from goengine.players.resign import ResignRule
@@ -244,11 +244,9 @@ class PolicyPlayer(Player):
 
     def __init__(self, policy_eval, value_eval=None, resign_threshold=0.10, log=None,
                  temperature=None, seed=None, scorer=None):
-        from goengine.nn import features  # imported here: needs the compiled board
         self.scorer = scorer or self.scorer
         if temperature is not None and not temperature >= 0:
             raise ValueError(f'temperature must be >= 0, got {temperature}')
-        self.features = features
         self.policy_eval = policy_eval
         self.value_eval = value_eval
         self.temperature = temperature or None
@@ -259,7 +257,7 @@ class PolicyPlayer(Player):
         self._warned_sizes = set()
 
     def _fits(self, evaluator, size):
-        if evaluator is not None and evaluator.board_size == size:
+        if evaluator is not None and evaluator.serves(size):
             return True
         if evaluator is not None and size not in self._warned_sizes:
             self._warned_sizes.add(size)
@@ -279,9 +277,10 @@ class PolicyPlayer(Player):
         mask = sensible_mask(board, color)
         if not mask.any():
             return np.zeros(board.size * board.size, dtype=np.float32)
-        planes = self.features.input_planes(board, self.policy_eval.planes)
-        probs = self.policy_eval.policy(planes, legal_mask=mask)
-        return cut_dead_ladders(board, color, probs, self.dead_ladder_prior)
+        logits = self.policy_eval.evaluate([board], game.scoring_komi).policy_logits[0]
+        logits = np.where(mask, logits.astype(np.float64), -np.inf)
+        probs = np.exp(logits - logits.max())
+        return cut_dead_ladders(board, color, probs / probs.sum(), self.dead_ladder_prior)
 
     def choose(self, probs, mask):
         """Greedy, or a sample at the player's temperature (sensible moves only)."""
@@ -295,18 +294,18 @@ class PolicyPlayer(Player):
 
     def network_ownership(self, game, color):
         evaluator = self.policy_eval
-        if 'ownership' not in getattr(evaluator, 'heads', ()) or not self._fits(evaluator,
-                                                                               game.size):
+        if evaluator is None or not evaluator.has_ownership or not self._fits(evaluator,
+                                                                              game.size):
             return None
         board = game.board_for(color)
-        own = evaluator.ownership(self.features.input_planes(board, evaluator.planes))
+        own = evaluator.evaluate([board], game.scoring_komi).ownership[0]
         sign = 1.0 if color == BLACK else -1.0   # the head speaks for the player to move
         return sign * np.asarray(own, dtype=np.float64).reshape(board.size, board.size)
 
     def _score_head(self, size):
         """The evaluator holding score and ownership heads for boards of `size`, or None."""
         evaluator = self.policy_eval
-        if {'score', 'ownership'} <= set(getattr(evaluator, 'heads', ())) \
+        if evaluator is not None and evaluator.has_score and evaluator.has_ownership \
                 and self._fits(evaluator, size):
             return evaluator
         return None
@@ -330,10 +329,8 @@ class PolicyPlayer(Player):
         evaluator = self._score_head(game.size)
         if evaluator is None:
             return None
-        planes = np.stack([self.features.input_planes(board, evaluator.planes)
-                           for board in boards])
-        white = np.array([board.to_move == WHITE for board in boards])
-        heads, owns = evaluator.lead_and_ownership(planes, game.scoring_komi, white)
+        out = evaluator.evaluate(boards, game.scoring_komi)
+        heads, owns = out.score_lead, out.ownership
         leads = []
         for board, head, own in zip(boards, heads, owns):
             sign = 1.0 if board.to_move == BLACK else -1.0   # the heads speak for the mover
@@ -351,29 +348,17 @@ class PolicyPlayer(Player):
             boards.append(board)
         return boards
 
-    def _planes_after(self, game, color, moves, count):
-        """(len(moves), count, s, s) input planes of the positions after each of `moves`."""
-        return np.stack([self.features.input_planes(board, count)
-                         for board in self._boards_after(game, color, moves)])
-
     def value(self, game, color):
         if self.value_eval is None or not self._fits(self.value_eval, game.size):
             return None
-        v = float(self._values(self.features.value_planes(game.board_for(color)),
-                               game.scoring_komi, color == WHITE))
+        v = float(self.value_eval.evaluate([game.board_for(color)], game.scoring_komi).value[0])
         return (v + 1) / 2
-
-    def _values(self, planes, komi, white):
-        """The value network's outcomes for the player to move, read at the game's komi
-        where a score head can take them there (NetworkEvaluator.value_at)."""
-        if 'score' in getattr(self.value_eval, 'heads', ()):
-            return self.value_eval.value_at(planes, komi, white)
-        return self.value_eval.value(planes)
 
     def child_winrates(self, game, color, moves):
         """One batched value-net call over the positions after each candidate."""
         if not moves or self.value_eval is None or not self._fits(self.value_eval, game.size):
             return super().child_winrates(game, color, moves)
-        planes = self._planes_after(game, color, moves, self.features.NUM_VALUE_PLANES)
-        v = np.asarray(self._values(planes, game.scoring_komi, color != WHITE), dtype=np.float64)
+        boards = self._boards_after(game, color, moves)
+        v = np.asarray(self.value_eval.evaluate(boards, game.scoring_komi).value,
+                       dtype=np.float64)
         return [float((1 - x) / 2) for x in v]   # the child's value is the opponent's

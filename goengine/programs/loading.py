@@ -252,7 +252,7 @@ def load_player(kind, weights=None, value_weights=None, rollout=None, threads=No
     value_eval = evaluator(value_weights, 'value', threads, device, backend=backend)
     if policy_eval is not None and len(policy_eval.heads) > 1:
         log(f'goengine: {weights}: one network, heads {", ".join(policy_eval.heads)}')
-        if value_eval is None and 'value' in policy_eval.heads:
+        if value_eval is None and policy_eval.has_value:
             value_eval = policy_eval   # its value comes with every policy evaluation
     if kind == 'policy':
         if policy_eval is None:

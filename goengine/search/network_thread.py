@@ -175,7 +175,7 @@ class NetworkThread:
     def _policy_and_values(self, planes, boards):
         """(logits, values, true values, scores) of the four-headed network; true values
         and scores None without a score head."""
-        if 'score' in self.policy_eval.heads:
+        if self.policy_eval.has_score:
             white = np.array([board.to_move == WHITE for board in boards])
             return self.policy_eval.search_answers(planes, white, self.tree.komi,
                                                    self.tree.true_komi)

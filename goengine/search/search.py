@@ -94,7 +94,7 @@ class Search:
             self.tree.values_with_priors = self.networks.shared
             self.tree.scores_with_values = (self.networks.shared
                                             and self.config.score_utility > 0
-                                            and 'score' in policy_eval.heads)
+                                            and policy_eval.has_score)
         self.sim_threads = self.config.simulation_threads(self.networks is not None)
         self.root_key = None       # what the root is: see _key()
         self.root_moves = []       # the game's moves up to the root

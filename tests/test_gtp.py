@@ -25,7 +25,7 @@ from goengine.gtp.analyze import format_lz_info
 from goengine.gtp.protocol import parse_command, preprocess
 from goengine.players.mcts_player import MCTSPlayer
 from goengine.game.moves import MoveInfo
-from goengine.players.player import PolicyPlayer, SimplePlayer
+from goengine.players.policy_player import PolicyPlayer, SimplePlayer
 from goengine.search.config import SearchConfig
 from goengine.search.limits import SearchLimits
 from goengine.players.decision import Decision

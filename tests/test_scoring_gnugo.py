@@ -73,7 +73,7 @@ def test_a_handicap_game_is_counted_like_gnugo_under_chinese_rules():
     from goengine.game import coords
     from goengine.game.state import from_record
     from goengine.gtp.engine import GtpEngine
-    from goengine.players.player import SimplePlayer
+    from goengine.players.policy_player import SimplePlayer
     from goengine.game.sgffile import parse_game
     game = from_record(parse_game(HANDICAP_GAME.read_text()))
     assert game.handicap == 3 and game.komi == 0.5
@@ -109,7 +109,7 @@ def test_a_false_seki_is_dead_as_gnugo_says():
     from goengine.game import coords
     from goengine.game.state import from_record
     from goengine.gtp.engine import GtpEngine
-    from goengine.players.player import SimplePlayer
+    from goengine.players.policy_player import SimplePlayer
     from goengine.rollout import scoring
     from goengine.rollout.rollout_weights import DEFAULT_PATH, load
     from goengine.game.sgffile import parse_game

@@ -13,7 +13,8 @@ from goengine.search._tree import Tree, utility_of_score
 from goengine.search.config import SearchConfig
 from goengine.game.state import GameState, fixed_handicap_points
 from goengine.game.moves import RESIGN
-from goengine.players.player import SimplePlayer, sensible_mask
+from goengine.players.player import sensible_mask
+from goengine.players.policy_player import SimplePlayer
 from goengine.players.mcts_player import MCTSPlayer
 from goengine.search.search import Search, ThresholdControl
 from goengine.players.decision import Decision

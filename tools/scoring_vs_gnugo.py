@@ -221,7 +221,7 @@ def compare(sgf_path, count, playouts=scoring.DEFAULT_PLAYOUTS, rollout_weights=
     totals.update(games=0, stones=0, gnugo_winner=0, search_error=0.0, seki=0,
                   score_head_error=0.0, reported_error=0.0)
     if heads is not None:
-        from goengine.players.player import PolicyPlayer
+        from goengine.players.policy_player import PolicyPlayer
         player = PolicyPlayer(heads)
     gnugo = GnuGo(gnugo_path, ("--chinese-rules",))
     try:

@@ -17,7 +17,7 @@ from goengine.gtp.family import move_text
 from goengine.gtp.protocol import GtpError, format_response, parse_command
 from goengine.game.moves import RESIGN
 from goengine.players.decision import legal_or_pass
-from goengine.players.player import SimplePlayer
+from goengine.players.policy_player import SimplePlayer
 from goengine.gtp.timecontrol import TimeManager
 
 

@@ -12,7 +12,8 @@ import time
 from goengine import BLACK, PASS, WHITE
 from goengine.game.moves import RESIGN
 from goengine.players.decision import Decision
-from goengine.players.player import Player, PolicyPlayer, sensible_mask
+from goengine.players.player import Player, sensible_mask
+from goengine.players.policy_player import PolicyPlayer
 from goengine.players.resign import ResignRule
 from goengine.rollout.scoring import Scorer
 from goengine.search.config import SearchConfig

@@ -237,7 +237,7 @@ def load_player(kind, weights=None, value_weights=None, rollout=None, threads=No
     """
     if kind not in KINDS:
         raise ValueError(f'player kind must be one of {KINDS}, not {kind!r}')
-    from goengine.players.player import PolicyPlayer, SimplePlayer
+    from goengine.players.policy_player import PolicyPlayer, SimplePlayer
     from goengine.rollout.scoring import Scorer
     from goengine.search.config import SearchConfig
     log = log or (lambda msg: print(msg, file=sys.stderr, flush=True))

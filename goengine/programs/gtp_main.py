@@ -219,7 +219,10 @@ def _main(argv):
         return 2
     try:
         kind = 'random' if weights is None else 'policy' if args.policy_only else 'search'
-        engine_player = loading.load_player(kind, weights, value_weights, rollout, args.threads,
+        # --threads takes one road: the search's reaches its config (net_threads, above),
+        # the policy player's goes to its network directly
+        threads = args.threads if kind == 'policy' else None
+        engine_player = loading.load_player(kind, weights, value_weights, rollout, threads,
                                             args.resign_threshold, config, log,
                                             temperature=args.temperature, device=device,
                                             backend=backend)

@@ -227,8 +227,9 @@ def load_player(kind, weights=None, value_weights=None, rollout=None, threads=No
     """The player of `kind` (KINDS) with the networks in `weights` / `value_weights`.
 
     rollout: a RolloutPolicy (load_rollout()); None loads the default.
-    threads: torch threads for network inference (the search's default is
-    config.net_threads). The search without networks runs on rollouts alone.
+    threads: torch threads for the policy player's network (None: every core); the
+    search's are its config's net_threads, always. The search without networks runs on
+    rollouts alone.
     temperature: the policy player's sampling temperature (None: greedy).
     device: where the networks run (a name from inference.pick_device); on an
     accelerator the search batches more positions a call (search_config.for_device).
@@ -246,7 +247,7 @@ def load_player(kind, weights=None, value_weights=None, rollout=None, threads=No
     if kind == 'random':
         return SimplePlayer(scorer=scorer)
     config = (config or SearchConfig()).for_device(device)
-    if kind == 'search' and threads is None:
+    if kind == 'search':
         threads = config.net_threads
     policy_eval = evaluator(weights, 'policy', threads, device, backend=backend)
     value_eval = evaluator(value_weights, 'value', threads, device, backend=backend)

@@ -11,7 +11,7 @@ from pathlib import Path
 import pytest
 from sgfmill import sgf
 
-from harness import match, records
+from harness import match, records, stats
 from tests.programs import tool
 
 OURS = f'{match.default_ours()} --weights none'
@@ -180,24 +180,24 @@ def test_time_per_move_is_added_once_and_only_for_gtp_main():
 
 def test_wilson_interval_known_values():
     # Worked by hand from Wilson's closed form with z = 1.96.
-    low, high = match.wilson_interval(7, 10)
+    low, high = stats.wilson_interval(7, 10)
     assert low == pytest.approx(0.3968, abs=1e-4) and high == pytest.approx(0.8922, abs=1e-4)
-    low, high = match.wilson_interval(0, 10)
+    low, high = stats.wilson_interval(0, 10)
     assert low == 0 and high == pytest.approx(0.2775, abs=1e-4)
-    low, high = match.wilson_interval(50, 100)
+    low, high = stats.wilson_interval(50, 100)
     assert (low, high) == pytest.approx((0.4038, 0.5962), abs=1e-4)
 
 
 def test_wilson_interval_properties():
-    assert match.wilson_interval(0, 0) == (0.0, 1.0)
+    assert stats.wilson_interval(0, 0) == (0.0, 1.0)
     for games in (1, 5, 37):
         for wins in range(games + 1):
-            low, high = match.wilson_interval(wins, games)
+            low, high = stats.wilson_interval(wins, games)
             assert 0 <= low <= wins / games <= high <= 1
-            mirror = match.wilson_interval(games - wins, games)
+            mirror = stats.wilson_interval(games - wins, games)
             assert (low, high) == pytest.approx((1 - mirror[1], 1 - mirror[0]))
     # More games, narrower interval at the same win rate.
-    few, many = match.wilson_interval(6, 10), match.wilson_interval(60, 100)
+    few, many = stats.wilson_interval(6, 10), stats.wilson_interval(60, 100)
     assert few[1] - few[0] > many[1] - many[0]
 
 
@@ -205,7 +205,7 @@ def test_summary_counts_ours_from_either_colour():
     r1 = match.GameResult(1, 'ours', 'opponent', match.BLACK, 'score', 'B+2.5', 100)
     r2 = match.GameResult(2, 'opponent', 'ours', match.BLACK, 'resign', 'B+R', 80)
     r3 = match.GameResult(3, 'ours', 'opponent', None, 'score', '0', 90)
-    assert match.summary([r1, r2, r3]).startswith('wins 1 losses 1 draws 1 games 3 win_rate 50.0%')
+    assert stats.summary([r1, r2, r3]).startswith('wins 1 losses 1 draws 1 games 3 win_rate 50.0%')
 
 
 # -- tools/clock_game.py ------------------------------------------------------------
@@ -253,11 +253,11 @@ def test_a_match_can_continue_in_the_same_folder(tmp_path):
     r3 = match.GameResult(3, 'ours', 'opponent', None, 'score', '0', 90)
     path = tmp_path / 'results.txt'
     path.write_text(''.join(match.describe(r) + '\n' for r in (r1, r2, r3))
-                    + match.summary([r1, r2, r3]) + '\n')
+                    + stats.summary([r1, r2, r3]) + '\n')
     earlier = records.earlier_outcomes(path)
     assert earlier == {1: 'ours', 2: 'opponent', 3: 'none'}
     r4 = match.GameResult(4, 'opponent', 'ours', match.WHITE, 'score', 'W+0.5', 200)
-    assert match.summary([r4], earlier.values()).startswith('wins 2 losses 1 draws 1 games 4')
+    assert stats.summary([r4], earlier.values()).startswith('wins 2 losses 1 draws 1 games 4')
     assert records.earlier_outcomes(tmp_path / 'missing.txt') == {}
 
 
@@ -274,9 +274,9 @@ def test_a_continued_match_counts_the_scoring_of_every_game(tmp_path):
     assert earlier == {1: True, 2: False}
     later = match.GameResult(4, 'opponent', 'ours', match.WHITE, 'score', 'W+0.5', 270,
                              our_score=-0.5, scorer_score=-0.5)
-    assert match.agreement([later], earlier.values()) == \
+    assert stats.agreement([later], earlier.values()) == \
         'scoring: ours and the scorer agree on the winner in 2 of 3 scored games'
-    assert match.agreement([resigned]) == \
+    assert stats.agreement([resigned]) == \
         'scoring: ours and the scorer agree on the winner in 0 of 0 scored games'
     assert records.earlier_agreements(tmp_path / 'missing.txt') == {}
 

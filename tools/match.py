@@ -28,8 +28,8 @@ from pathlib import Path
 
 import _checkout  # noqa: F401  (this checkout's packages first)
 from harness.match import (DEFAULT_OPPONENT, REPO, MoveLimit, Side, add_game_arguments,
-                           agreement, default_ours, describe, play_game, summary,
-                           with_time_per_move)
+                           default_ours, describe, play_game, with_time_per_move)
+from harness.stats import agreement, summary
 from harness.records import commands_differ, earlier_agreements, earlier_outcomes
 
 

@@ -26,7 +26,7 @@ import sys
 from pathlib import Path
 
 import _checkout  # noqa: F401  (this checkout's packages first)
-from harness import match, records
+from harness import match, records, stats
 
 
 def expected_score(elo):
@@ -150,13 +150,13 @@ def main(argv=None):
             r = match.play_game(number, candidate, baseline, number % 2 == 1, args.size,
                                 args.komi, max_moves, out, scorer, args.startup_timeout)
             results.append(r)
-            outcomes.append(match.outcome(r))
+            outcomes.append(stats.outcome(r))
             decision, line = verdict_line(sprt, outcomes)
             for text in (match.describe(r), line):
                 print(text, flush=True)
                 log.write(text + '\n')
             log.flush()
-        for text in (line, match.summary(results, earlier.values())):
+        for text in (line, stats.summary(results, earlier.values())):
             print(text, flush=True)
             log.write(text + '\n')
     return 0

@@ -13,17 +13,11 @@ neural networks and tree search", Nature 529:484 (2016), Methods, section
   layers 1..12 as the policy's, layer 13 a 1x1 convolution to one plane,
   layer 14 fully connected with 256 rectifier units, output one tanh unit.
 
-Deviation: `batch_norm=True` inserts BatchNorm2d after every k-filter
-convolution. The paper's plain ReLU stacks did not train from scratch in our
-setup; with BN they do. `fold_batch_norm` turns a trained BN model back into the
-paper's plain architecture (BN folded into conv weights and biases), which is
-also what inference wants: fewer ops, same outputs. Network files are
-goengine.nn.netfile; inference for the search is goengine.nn.inference.
-
-Input planes are the uint8 stacks of `goengine.nn.features`; moves index the
-outputs as `row * size + col` (docs/API.md). This module deliberately imports
-nothing else from goengine so that networks can be trained and tested without
-the compiled board.
+Deviation: `batch_norm=True` inserts BatchNorm2d after every k-filter convolution (the
+plain ReLU stacks did not train from scratch here); `fold_batch_norm` folds a trained one
+back into the paper's plain shape, which inference wants too. Planes are
+`goengine.nn.features`' uint8 stacks, moves index the outputs as `row * size + col`; this
+module imports nothing else of goengine, so networks train without the compiled board.
 """
 
 import copy

@@ -173,10 +173,8 @@ class ValueNet(nn.Module):
         return self._value(features), logits
 
 
-# Score head: the final margin for the player to move (own area minus the
-# opponent's, komi counted at SCORE_KOMI), as a distribution over whole points in
-# [-SCORE_RANGE, SCORE_RANGE]; larger margins fall in the end bins. Moving the komi
-# moves the distribution, so the search reads the win probability at any komi.
+# Score head: the mover's final margin at SCORE_KOMI over whole points in [-SCORE_RANGE,
+# SCORE_RANGE] (larger in the end bins); moving the komi moves it, so any komi reads.
 SCORE_RANGE = 150
 SCORE_BINS = 2 * SCORE_RANGE + 1
 

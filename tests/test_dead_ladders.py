@@ -139,7 +139,7 @@ def test_the_policy_alone_does_not_extend_the_dead_ladder():
     raw = player.policy_eval.policy(features.input_planes(game.board, player.policy_eval.planes))
     assert int(raw.argmax()) == v('N10')
     probs = player.policy(game, BLACK)
-    assert probs[v('N10')] <= player.dead_ladder_prior + 1e-6
+    assert probs[v('N10')] <= player.answers.dead_ladder_prior + 1e-6
     assert abs(float(probs.sum()) - float(raw.sum())) < 1e-3
     assert player.genmove(game, BLACK, SearchLimits(1.0)) != v('N10')
 
@@ -198,5 +198,5 @@ def test_the_policy_with_the_cut_never_extends_a_dead_ladder():
         raw = player.policy_eval.policy(features.input_planes(board, player.policy_eval.planes))
         raw_extends += int(raw.argmax()) == liberty
         cut_extends += int(probs.argmax()) == liberty
-        assert probs[liberty] <= player.dead_ladder_prior + 1e-6
+        assert probs[liberty] <= player.answers.dead_ladder_prior + 1e-6
     assert cut_extends == 0, (raw_extends, cut_extends)

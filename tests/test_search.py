@@ -18,6 +18,7 @@ from goengine.players.policy_player import SimplePlayer
 from goengine.players.mcts_player import MCTSPlayer
 from goengine.search.search import Search, ThresholdControl
 from goengine.players.decision import Decision
+from goengine.players.heads import NetworkAnswers
 from goengine.players.resign import ResignRule
 from goengine.search.limits import SearchLimits
 
@@ -626,7 +627,7 @@ def test_a_failing_network_does_not_stall_the_search():
                                                       max_expand_threshold=2,
                                                       max_pending_policy=2),
                         log=logged.append)
-    player.direct = None
+    player.answers = NetworkAnswers()      # no direct network answers from the broken net
     try:
         game = GameState(9, 7.5)
         move = player.genmove(game, BLACK, SearchLimits(30.0, playouts=1000))   # a stalled

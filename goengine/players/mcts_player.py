@@ -13,7 +13,7 @@ from goengine import BLACK, PASS, WHITE
 from goengine.game.moves import RESIGN
 from goengine.players.decision import Decision
 from goengine.players.player import Player, sensible_mask
-from goengine.players.policy_player import PolicyPlayer
+from goengine.players.heads import NetworkAnswers
 from goengine.players.resign import ResignRule
 from goengine.rollout.scoring import Scorer
 from goengine.search.config import SearchConfig
@@ -39,9 +39,9 @@ class MCTSPlayer(Player):
         self.search = Search(policy_eval, value_eval, rollout, self.config)
         self.value_eval = value_eval
         self.scorer = scorer or Scorer(rollout)   # the search's rollouts judge dead stones
-        self.direct = None   # plain network answers for policy()/value() (GoGui analyze)
-        if policy_eval is not None or value_eval is not None:
-            self.direct = PolicyPlayer(policy_eval, value_eval, log=log)
+        # the networks' own answers (GoGui analyze, kata-analyze's leads), as the policy
+        # player gives them
+        self.answers = NetworkAnswers(policy_eval, value_eval, log)
         self.log = log or (lambda msg: print(msg, file=sys.stderr, flush=True))
         self.verbose = False
         self._error_reported = False
@@ -131,16 +131,16 @@ class MCTSPlayer(Player):
                                         barred=barred)
 
     def policy(self, game, color):
-        return self.direct.policy(game, color) if self.direct else None
+        return self.answers.policy(game, color)
 
     def network_ownership(self, game, color):
-        return self.direct.network_ownership(game, color) if self.direct else None
+        return self.answers.network_ownership(game, color)
 
     def score_lead(self, game, color):
-        return self.direct.score_lead(game, color) if self.direct else None
+        return self.answers.score_lead(game, color)
 
     def child_score_leads(self, game, color, moves):
-        return self.direct.child_score_leads(game, color, moves) if self.direct else None
+        return self.answers.child_score_leads(game, color, moves)
 
     def value(self, game, color):
         """The search's win rate if the tree stands on this position, else the value net's."""
@@ -148,7 +148,7 @@ class MCTSPlayer(Player):
             rate = self.search.winrate()
             if rate is not None:
                 return rate
-        return self.direct.value(game, color) if self.direct else None
+        return self.answers.value(game, color)
 
     def close(self):
         self.search.close()

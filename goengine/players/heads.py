@@ -1,0 +1,122 @@
+"""What a network says about a game, for the players: move probabilities with the move
+rules applied, win rates, ownership and score leads (the heads' arithmetic). Both the
+policy player and the search's player hold one, so GoGui's and kata-analyze's questions
+are answered the same way by either."""
+
+import sys
+
+import numpy as np
+
+from goengine import BLACK
+from goengine.players.player import cut_dead_ladders, sensible_mask
+from goengine.rollout import scoring
+from goengine.search.config import SearchConfig
+
+
+class NetworkAnswers:
+    """The answers of `policy_eval` / `value_eval` (goengine.nn.inference.NetworkEvaluator
+    objects, either may be None) for a game; None where the network has no such head or
+    does not serve the board's size (with one note on `log` a size)."""
+
+    dead_ladder_prior = SearchConfig.dead_ladder_prior   # the search's cap, the same rule
+
+    def __init__(self, policy_eval=None, value_eval=None, log=None):
+        self.policy_eval, self.value_eval = policy_eval, value_eval
+        self.log = log or (lambda msg: print(msg, file=sys.stderr, flush=True))
+        self._warned_sizes = set()
+
+    def fits(self, evaluator, size):
+        """Whether `evaluator` serves boards of `size` (a note the first time it does not)."""
+        if evaluator is not None and evaluator.serves(size):
+            return True
+        if evaluator is not None and size not in self._warned_sizes:
+            self._warned_sizes.add(size)
+            self.log(f'goengine: the network is for {evaluator.board_size}x{evaluator.board_size}; '
+                     f'playing random sensible moves on {size}x{size}')
+        return False
+
+    def policy(self, game, color):
+        """Move probabilities over the sensible moves (the dead-ladder cap applied), or None."""
+        if not self.fits(self.policy_eval, game.size):
+            return None
+        board = game.board_for(color)
+        mask = sensible_mask(board, color)
+        if not mask.any():
+            return np.zeros(board.size * board.size, dtype=np.float32)
+        logits = self.policy_eval.evaluate([board], game.scoring_komi).policy_logits[0]
+        logits = np.where(mask, logits.astype(np.float64), -np.inf)
+        probs = np.exp(logits - logits.max())
+        return cut_dead_ladders(board, color, probs / probs.sum(), self.dead_ladder_prior)
+
+    def network_ownership(self, game, color):
+        """Final owner of each point, (size, size) [row, col], +1 Black."""
+        evaluator = self.policy_eval
+        if evaluator is None or not evaluator.has_ownership or not self.fits(evaluator,
+                                                                              game.size):
+            return None
+        board = game.board_for(color)
+        own = evaluator.evaluate([board], game.scoring_komi).ownership[0]
+        sign = 1.0 if color == BLACK else -1.0   # the head speaks for the player to move
+        return sign * np.asarray(own, dtype=np.float64).reshape(board.size, board.size)
+
+    def _score_head(self, size):
+        """The evaluator holding score and ownership heads for boards of `size`, or None."""
+        evaluator = self.policy_eval
+        if evaluator is not None and evaluator.has_score and evaluator.has_ownership \
+                and self.fits(evaluator, size):
+            return evaluator
+        return None
+
+    def score_lead(self, game, color):
+        leads = self._leads(game, [game.board_for(color)])
+        return None if leads is None else leads[0]
+
+    def child_score_leads(self, game, color, moves):
+        """score_lead after each of `moves` from one batched call: the opponent's lead, negated."""
+        if not moves:
+            return None
+        leads = self._leads(game, self._boards_after(game, color, moves))
+        return None if leads is None else [-lead for lead in leads]
+
+    def _leads(self, game, boards):
+        """The lead of the player to move on each board, in points: the count where the
+        ownership head says the board is settled (scoring.settled_margin: exact at the
+        end, where the score head's distribution stays blurred), else the score
+        head's expected margin at the game's komi. None without those heads."""
+        evaluator = self._score_head(game.size)
+        if evaluator is None:
+            return None
+        out = evaluator.evaluate(boards, game.scoring_komi)
+        heads, owns = out.score_lead, out.ownership
+        leads = []
+        for board, head, own in zip(boards, heads, owns):
+            sign = 1.0 if board.to_move == BLACK else -1.0   # the heads speak for the mover
+            margin = scoring.settled_margin(board, sign * own.reshape(board.size, board.size))
+            leads.append(float(head) if margin is None else sign * margin)
+        return leads
+
+    @staticmethod
+    def _boards_after(game, color, moves):
+        """The boards after each of `moves` by `color`."""
+        boards = []
+        for move in moves:
+            board = game.board_for(color)
+            board.play(move, color)
+            boards.append(board)
+        return boards
+
+    def value(self, game, color):
+        """The value network's win rate in [0, 1] for `color` to move, at the game's komi."""
+        if self.value_eval is None or not self.fits(self.value_eval, game.size):
+            return None
+        v = float(self.value_eval.evaluate([game.board_for(color)], game.scoring_komi).value[0])
+        return (v + 1) / 2
+
+    def child_winrates(self, game, color, moves):
+        """`color`'s win rate after each of `moves`, one batched call; None without a value."""
+        if not moves or self.value_eval is None or not self.fits(self.value_eval, game.size):
+            return None
+        boards = self._boards_after(game, color, moves)
+        v = np.asarray(self.value_eval.evaluate(boards, game.scoring_komi).value,
+                       dtype=np.float64)
+        return [float((1 - x) / 2) for x in v]   # the child's value is the opponent's

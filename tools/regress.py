@@ -112,8 +112,9 @@ def run(path, engine_command, timeout=120.0, log=print):
     """(passed, failed test numbers) of the suite at `path` against `engine_command`."""
     tests = read_suite(path)
     argv = shlex.split(engine_command)
-    if argv and os.sep in argv[0] and not os.path.isabs(argv[0]):
-        argv[0] = os.path.abspath(argv[0])   # the engine runs in the suite's folder
+    # the engine runs in the suite's folder: paths given from here are made absolute
+    argv = [os.path.abspath(a) if not os.path.isabs(a) and (os.sep in a or os.path.exists(a))
+            and os.path.exists(a) else a for a in argv]
     engine = GtpProcess(shlex.join(argv), name="engine", cwd=os.path.dirname(os.path.abspath(path)))
     passed, failed = 0, []
     try:

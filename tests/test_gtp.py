@@ -788,7 +788,7 @@ def test_kata_analyze_reports_fractions_and_ownership_for_the_side_to_move(e):
     plain = e.handle('kata-analyze b 10')
     assert 'info move' in plain and 'ownership' not in plain
     for bad in ['kata-analyze b 10 ownership maybe', 'kata-analyze b 10 ownership',
-                'kata-analyze b 10 rootInfo true']:
+                'kata-analyze b 10 rootInfo maybe', 'kata-analyze b 10 colour true']:
         e.interrupt.clear()
         fail(e, bad, 'syntax error')
 
@@ -892,15 +892,20 @@ def test_ponder_after_our_move_only():
 # -- the policy network player -------------------------------------------------
 
 class FixedValue:
-    """A stand-in value evaluator with a fixed opinion (v in [-1, 1])."""
+    """A stand-in value evaluator with a fixed opinion (v in [-1, 1]), answering as
+    NetworkEvaluator.evaluate does."""
     board_size = 9
+    has_value, has_ownership, has_score = True, False, False
 
     def __init__(self, v):
         self.v = v
 
-    def value(self, planes):
-        planes = np.asarray(planes)
-        return np.float32(self.v) if planes.ndim == 3 else np.full(len(planes), self.v, np.float32)
+    def serves(self, size):
+        return size == self.board_size
+
+    def evaluate(self, boards, komi):
+        from goengine.nn.inference import Outputs
+        return Outputs(value=np.full(len(boards), self.v, np.float32))
 
 
 @pytest.fixture(scope='module')

@@ -118,9 +118,11 @@ needs_ray = pytest.mark.skipif(ray is None, reason='Ray is not installed (pip in
 
 @pytest.fixture(scope='module')
 def local_ray():
+    before = signal.getsignal(signal.SIGTERM)     # ray.init installs its own handler
     ray.init(num_cpus=2, include_dashboard=False, log_to_driver=False, configure_logging=False)
     yield ray
     ray.shutdown()
+    signal.signal(signal.SIGTERM, before)
 
 
 def args_for(**given):

@@ -77,11 +77,18 @@ def test_captures_remove_stones():
 
 
 @pytest.mark.parametrize("text", [
-    "", "not an sgf", "(;GM[1]SZ[19];B[pd];W[zz])", "(;GM[1]SZ[19]KM[abc];B[pd])",
-    "(;GM[1]SZ[19;B[pd]"])
+    "", "not an sgf", "(;GM[1]SZ[19];B[pd];W[zz])", "(;GM[1]SZ[19;B[pd]"])
 def test_broken_records_raise_sgf_error(text):
     with pytest.raises(SgfError):
         parse_game(text)
+
+
+def test_a_komi_that_is_no_number_is_passed_over_with_a_warning():
+    game = parse_game("(;GM[1]SZ[19]KM[abc];B[pd])")
+    assert len(game.moves) == 1 and not game.komi_given and game.komi == 0.0
+    assert game.warnings == ["KM[abc] is not a number: ignored"]
+    assert parse_game("(;GM[1]SZ[19]KM[6.5];B[pd])").komi_given
+    assert not parse_game("(;GM[1]SZ[19];B[pd])").komi_given
 
 
 def test_illegal_move_raises_after_earlier_positions():

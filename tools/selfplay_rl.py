@@ -172,7 +172,8 @@ def main(argv=None):
     except (ConnectionError, RuntimeError, ValueError) as exc:
         log(f"selfplay_rl: cannot reach the Ray cluster at {args.address}: {exc}")
         return 2
-    signal.signal(signal.SIGTERM, lambda *_: (_ for _ in ()).throw(KeyboardInterrupt()))
+    before = signal.signal(signal.SIGTERM,
+                           lambda *_: (_ for _ in ()).throw(KeyboardInterrupt()))
     workers = start_workers(ray, args.workers)
     from tqdm import tqdm
     bar = tqdm(total=args.iterations, disable=args.no_progress, unit="it")
@@ -199,6 +200,7 @@ def main(argv=None):
     finally:
         bar.close()
         ray.shutdown()
+        signal.signal(signal.SIGTERM, before)
     return 0
 
 

@@ -428,6 +428,7 @@ ctypedef struct Sampler:
     int num_saved
     int saved_point[MAX_LOCAL]
     float saved_weight[MAX_LOCAL]
+    bint ladders                        # never extend a chain the ladder still captures
 
 
 cdef inline uint64_t _next_random(uint64_t* state) noexcept nogil:
@@ -601,7 +602,8 @@ cdef int _choose_move(Sampler* s, uint64_t* rng) noexcept nogil:
             if _override(s, c, p, 0.0):     # the ko is forbidden for this move only
                 continue
             return PASS_POINT
-        if p != PASS_POINT and is_dead_ladder_extension(b, p, c) and _override(s, c, p, 0.0):
+        if s.ladders and p != PASS_POINT and is_dead_ladder_extension(b, p, c) \
+                and _override(s, c, p, 0.0):
             continue                        # never run out a dead ladder: the chain is given up
         return p
 
@@ -619,13 +621,14 @@ cdef int _score(const BoardState* b, double komi, int player) noexcept nogil:
 
 
 cdef int _play_out(const RolloutModel* model, BoardState* b, uint64_t* rng,
-                   int16_t* record, int* num_record) noexcept nogil:
+                   int16_t* record, int* num_record, bint ladders=True) noexcept nogil:
     """Play b to the end; returns -1 if memory ran out, else the moves played."""
     cdef Sampler* s = <Sampler*>malloc(sizeof(Sampler))
     cdef int moves = 0, p, limit = _max_moves(b)
     if s == NULL:
         return -1
     sampler_init(s, model, b)
+    s.ladders = ladders
     while b.passes < 2 and moves < limit:
         p = _choose_move(s, rng)
         if record != NULL:
@@ -873,7 +876,8 @@ cdef class RolloutPolicy:
                 if self.light_playouts:
                     random_playout(st, &rng, LIGHT_PLAYOUT_MOVES)
                 else:
-                    _play_out(self.model, st, &rng, NULL, NULL)
+                    _play_out(self.model, st, &rng, NULL, NULL, False)   # dead stones:
+                    # judged as before the ladder rule (a finished board has no ladder to run)
                 add_area_owner(st, &view[0])
         free(st)
         return total.reshape(n, n) / max(1, playouts)

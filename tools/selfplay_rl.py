@@ -110,21 +110,33 @@ def collect_games(ray, workers, current, opponent, args, iteration, log):
     return games
 
 
+def iteration_networks(learner):
+    """(current, opponent) as the workers take them: (version, spec), the opponent drawn
+    from the pool; and the opponent's file."""
+    from goengine.nn import netfile
+    path = learner.draw_opponent()
+    current = (("current", learner.iteration), spec_of(learner.model))
+    return current, (("pool", path), spec_of(netfile.load_network(path))), path
+
+
+def iteration_line(entry, path, rate):
+    return (f"iteration {entry['iteration']}: {entry['won']} of {entry['games']} won "
+            f"against {path.rsplit('/', 1)[-1]}, entropy {entry['entropy']:.3f}, "
+            f"{rate:.2f} games/s")
+
+
 def run_without_ray(learner, args, log):
     """The same iterations with the workers as processes of this machine."""
     import concurrent.futures
     import multiprocessing
     from training.rl_workers import play_in_process
-    from goengine.nn import netfile
     chunk = args.chunk or max(1, -(-args.games // args.workers))
     context = multiprocessing.get_context("spawn")
     with concurrent.futures.ProcessPoolExecutor(args.workers, mp_context=context) as pool:
         try:
             for _ in range(args.iterations):
                 start = time.monotonic()
-                current = (("current", learner.iteration), spec_of(learner.model))
-                path = learner.draw_opponent()
-                opponent = (("pool", path), spec_of(netfile.load_network(path)))
+                current, opponent, path = iteration_networks(learner)
                 sizes = [min(chunk, args.games - s) for s in range(0, args.games, chunk)]
                 futures = [pool.submit(play_in_process, current, opponent, size,
                                        hash((args.seed, learner.iteration, i)) % 2**32,
@@ -132,9 +144,7 @@ def run_without_ray(learner, args, log):
                            for i, size in enumerate(sizes)]
                 games = [g for f in futures for g in f.result()]
                 entry = learner.update(games)
-                log(f"iteration {entry['iteration']}: {entry['won']} of {entry['games']} won "
-                    f"against {path.rsplit('/', 1)[-1]}, entropy {entry['entropy']:.3f}, "
-                    f"{len(games) / (time.monotonic() - start):.2f} games/s")
+                log(iteration_line(entry, path, len(games) / (time.monotonic() - start)))
         except KeyboardInterrupt:
             learner.save()
             log(f"selfplay_rl: stopped at iteration {learner.iteration}, checkpoint written")
@@ -180,10 +190,7 @@ def main(argv=None):
     try:
         for _ in range(args.iterations):
             start = time.monotonic()
-            current = (("current", learner.iteration), spec_of(learner.model))
-            path = learner.draw_opponent()
-            from goengine.nn import netfile
-            opponent = (("pool", path), spec_of(netfile.load_network(path)))
+            current, opponent, path = iteration_networks(learner)
             games = collect_games(ray, workers, ray.put(current), ray.put(opponent), args,
                                   learner.iteration, log)
             entry = learner.update(games)
@@ -191,9 +198,7 @@ def main(argv=None):
             bar.set_postfix(iteration=entry["iteration"], won=f"{entry['win_rate']:.2f}",
                             entropy=f"{entry['entropy']:.2f}", games_s=f"{rate:.2f}")
             bar.update(1)
-            log(f"iteration {entry['iteration']}: {entry['won']} of {entry['games']} won "
-                f"against {path.rsplit('/', 1)[-1]}, entropy {entry['entropy']:.3f}, "
-                f"{rate:.2f} games/s")
+            log(iteration_line(entry, path, rate))
     except KeyboardInterrupt:
         learner.save()
         log(f"selfplay_rl: stopped at iteration {learner.iteration}, checkpoint written")

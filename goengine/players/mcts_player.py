@@ -130,18 +130,6 @@ class MCTSPlayer(Player):
                                         refuse_pass=self.decision.refuses_pass(game, False),
                                         barred=barred)
 
-    def policy(self, game, color):
-        return self.answers.policy(game, color)
-
-    def network_ownership(self, game, color):
-        return self.answers.network_ownership(game, color)
-
-    def score_lead(self, game, color):
-        return self.answers.score_lead(game, color)
-
-    def child_score_leads(self, game, color, moves):
-        return self.answers.child_score_leads(game, color, moves)
-
     def value(self, game, color):
         """The search's win rate if the tree stands on this position, else the value net's."""
         if self.search.stands_on(game, color):

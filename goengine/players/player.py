@@ -57,6 +57,7 @@ class Player:
     decision = Decision()          # pass, resign and legality (goengine.players.decision)
     scorer = scoring.Scorer()      # judges dead stones; constructors take the engine's own
     value_eval = None              # the value network's evaluator, where the player has one
+    answers = None                 # what its networks say (players.heads.NetworkAnswers)
 
     # -- what a searching engine will override ---------------------------
 
@@ -108,11 +109,11 @@ class Player:
 
     def policy(self, game, color):
         """Move probabilities (size*size,) over sensible moves, or None if unavailable."""
-        return None
+        return self.answers.policy(game, color) if self.answers else None
 
     def value(self, game, color):
         """Estimated win rate in [0, 1] for `color` to move now, or None."""
-        return None
+        return self.answers.value(game, color) if self.answers else None
 
     def ownership(self, game, color):
         """Who ends up owning each point, float (size, size) indexed [row, col], +1 Black,
@@ -123,17 +124,17 @@ class Player:
 
     def network_ownership(self, game, color):
         """ownership() as a four-headed network's ownership head sees it; None without one."""
-        return None
+        return self.answers.network_ownership(game, color) if self.answers else None
 
     def score_lead(self, game, color):
         """Points `color` (to move) ends ahead by, komi included, by a four-headed network
         (the count of a board its ownership head calls settled, else its score head's
         margin); None without one."""
-        return None
+        return self.answers.score_lead(game, color) if self.answers else None
 
     def child_score_leads(self, game, color, moves):
         """score_lead for `color` after each of `moves`; None without a four-headed network."""
-        return None
+        return self.answers.child_score_leads(game, color, moves) if self.answers else None
 
     def close(self):
         pass

@@ -83,21 +83,6 @@ class PolicyPlayer(Player):
         weights = (weights / weights.max()) ** (1.0 / self.temperature)
         return int(self.rng.choice(len(weights), p=weights / weights.sum()))
 
-    def policy(self, game, color):
-        return self.answers.policy(game, color)
-
-    def value(self, game, color):
-        return self.answers.value(game, color)
-
-    def network_ownership(self, game, color):
-        return self.answers.network_ownership(game, color)
-
-    def score_lead(self, game, color):
-        return self.answers.score_lead(game, color)
-
-    def child_score_leads(self, game, color, moves):
-        return self.answers.child_score_leads(game, color, moves)
-
     def child_winrates(self, game, color, moves):
         rates = self.answers.child_winrates(game, color, moves)
         return super().child_winrates(game, color, moves) if rates is None else rates

@@ -107,6 +107,12 @@ cdef inline void _give_empty(BoardState* b, int p) noexcept nogil:
     b.num_empty += 1
 
 
+cdef inline void _neighbours(const BoardState* b, int p, int* d) noexcept nogil:
+    """The four points next to p (north, west, east, south) into d[0..3]; the border's
+    off-board ring makes every one a valid index."""
+    d[0] = p - b.stride; d[1] = p - 1; d[2] = p + 1; d[3] = p + b.stride
+
+
 cdef bint is_legal(const BoardState* b, int p, int c) noexcept nogil:
     """Legal under simple ko; suicide is illegal.  (Superko is the Board's job.)"""
     cdef int n, k, cn, opp = 3 - c
@@ -117,7 +123,7 @@ cdef bint is_legal(const BoardState* b, int p, int c) noexcept nogil:
         return False
     if p == b.ko and c == b.ko_color:
         return False
-    d[0] = p - b.stride; d[1] = p - 1; d[2] = p + 1; d[3] = p + b.stride
+    _neighbours(b, p, d)
     for k in range(4):
         n = d[k]
         cn = b.color[n]
@@ -165,7 +171,7 @@ cdef int _merge(BoardState* b, int h1, int h2) noexcept nogil:
         small = h1
     s = small
     while True:
-        d[0] = s - b.stride; d[1] = s - 1; d[2] = s + 1; d[3] = s + b.stride
+        _neighbours(b, s, d)
         for k in range(4):
             q = d[k]
             if b.color[q] == EMPTY and _touches_chain(b, q, big) and \
@@ -193,7 +199,7 @@ cdef inline int _neighbour_chains(const BoardState* b, int p, int colors, int* h
     `colors` (BLACK, WHITE or BLACK | WHITE); returns how many."""
     cdef int k, n, count = 0
     cdef int d[4]
-    d[0] = p - b.stride; d[1] = p - 1; d[2] = p + 1; d[3] = p + b.stride
+    _neighbours(b, p, d)
     for k in range(4):
         n = d[k]
         if b.color[n] != BORDER and (b.color[n] & colors) and not contains_point(heads, count, b.head[n]):
@@ -260,7 +266,7 @@ cdef int play_move(BoardState* b, int p, int c) noexcept nogil:
     b.passes = 0
     place_setup_stone(b, p, c)
     b.played_at[p] = b.move_number
-    d[0] = p - b.stride; d[1] = p - 1; d[2] = p + 1; d[3] = p + b.stride
+    _neighbours(b, p, d)
     for k in range(4):
         n = d[k]
         if b.color[n] != opp:
@@ -301,7 +307,7 @@ cdef bint is_eyeish(const BoardState* b, int p, int c) noexcept nogil:
     cdef int d[4]
     if b.color[p] != EMPTY:
         return False
-    d[0] = p - b.stride; d[1] = p - 1; d[2] = p + 1; d[3] = p + b.stride
+    _neighbours(b, p, d)
     for k in range(4):
         cn = b.color[d[k]]
         if cn != c and cn != BORDER:
@@ -337,6 +343,20 @@ cdef inline int _add_point(int* pts, int n, int q) noexcept nogil:
     return n + 1
 
 
+cdef inline bint _touches_new_chain(const BoardState* b, int s, int p, int c,
+                                    const int* friends, int nf) noexcept nogil:
+    """Whether stone s is next to the chain a stone of c at p would make: p itself or one
+    of the friendly chains (heads in friends) it joins."""
+    cdef int k, q
+    cdef int d[4]
+    _neighbours(b, s, d)
+    for k in range(4):
+        q = d[k]
+        if q == p or (b.color[q] == c and contains_point(friends, nf, b.head[q])):
+            return True
+    return False
+
+
 cdef int libs_after_move(const BoardState* b, int p, int c, int cap,
                          int* captured, int* chain_size) noexcept nogil:
     """Liberties of p's chain if c played the legal move p, counted up to cap.
@@ -354,7 +374,7 @@ cdef int libs_after_move(const BoardState* b, int p, int c, int cap,
         cap = 24
     captured[0] = 0
     chain_size[0] = 1
-    d[0] = p - b.stride; d[1] = p - 1; d[2] = p + 1; d[3] = p + b.stride
+    _neighbours(b, p, d)
     for k in range(4):
         n = d[k]
         if b.color[n] == EMPTY:
@@ -375,7 +395,7 @@ cdef int libs_after_move(const BoardState* b, int p, int c, int cap,
         hn = friends[j]
         s = hn
         while True:
-            d[0] = s - b.stride; d[1] = s - 1; d[2] = s + 1; d[3] = s + b.stride
+            _neighbours(b, s, d)
             for k in range(4):
                 q = d[k]
                 if q != p and b.color[q] == EMPTY:
@@ -390,14 +410,10 @@ cdef int libs_after_move(const BoardState* b, int p, int c, int cap,
         hn = prey[j]
         s = hn
         while True:
-            d[0] = s - b.stride; d[1] = s - 1; d[2] = s + 1; d[3] = s + b.stride
-            for k in range(4):
-                q = d[k]
-                if q == p or (b.color[q] == c and contains_point(friends, nf, b.head[q])):
-                    nl = _add_point(pts, nl, s)
-                    break
-            if nl >= cap:
-                return cap
+            if _touches_new_chain(b, s, p, c, friends, nf):
+                nl = _add_point(pts, nl, s)
+                if nl >= cap:
+                    return cap
             s = b.next_stone[s]
             if s == hn:
                 break
@@ -415,7 +431,7 @@ cdef int _other_liberty(const BoardState* b, int h, int not_this) noexcept nogil
     cdef int s = h, k, q
     cdef int d[4]
     while True:
-        d[0] = s - b.stride; d[1] = s - 1; d[2] = s + 1; d[3] = s + b.stride
+        _neighbours(b, s, d)
         for k in range(4):
             q = d[k]
             if b.color[q] == EMPTY and q != not_this:
@@ -463,7 +479,7 @@ cdef bint _defender_loses(const BoardState* b, int target, int depth, int* nodes
     lib = _other_liberty(b, h, NO_POINT)
     s = h
     while True:
-        d[0] = s - b.stride; d[1] = s - 1; d[2] = s + 1; d[3] = s + b.stride
+        _neighbours(b, s, d)
         for k in range(4):
             n = d[k]
             if b.color[n] == 3 - b.color[h]:
@@ -514,7 +530,7 @@ cdef bint is_ladder_capture(const BoardState* b, int p, int c) noexcept nogil:
     cdef bint found = False, candidate = False
     if not is_legal(b, p, c):
         return False
-    d[0] = p - b.stride; d[1] = p - 1; d[2] = p + 1; d[3] = p + b.stride
+    _neighbours(b, p, d)
     for k in range(4):
         n = d[k]
         if b.color[n] == opp and b.libs[b.head[n]] == 2:
@@ -544,7 +560,7 @@ cdef bint is_ladder_escape(const BoardState* b, int p, int c) noexcept nogil:
     cdef int d[4]
     if b.color[p] != EMPTY:
         return False
-    d[0] = p - b.stride; d[1] = p - 1; d[2] = p + 1; d[3] = p + b.stride
+    _neighbours(b, p, d)
     for k in range(4):
         n = d[k]
         if b.color[n] == c and b.libs[b.head[n]] == 1:
@@ -565,7 +581,7 @@ cdef bint is_dead_ladder_extension(const BoardState* b, int p, int c) noexcept n
     cdef bint in_atari = False
     if b.color[p] != EMPTY:
         return False
-    d[0] = p - b.stride; d[1] = p - 1; d[2] = p + 1; d[3] = p + b.stride
+    _neighbours(b, p, d)
     for k in range(4):
         n = d[k]
         if b.color[n] == c and b.libs[b.head[n]] == 1:
@@ -600,7 +616,7 @@ cdef void area_owner(const BoardState* b, int8_t* owner) noexcept nogil:
             q = stack[top]
             region[start] = q
             start += 1
-            d[0] = q - b.stride; d[1] = q - 1; d[2] = q + 1; d[3] = q + b.stride
+            _neighbours(b, q, d)
             for k in range(4):
                 if b.color[d[k]] == EMPTY:
                     if not visited[d[k]]:
@@ -661,7 +677,7 @@ cdef bint is_ko_capture(const BoardState* b, int p, int c) noexcept nogil:
     the board random players would otherwise retake them forever."""
     cdef int k, n, atari_stones = 0
     cdef int d[4]
-    d[0] = p - b.stride; d[1] = p - 1; d[2] = p + 1; d[3] = p + b.stride
+    _neighbours(b, p, d)
     for k in range(4):
         n = d[k]
         if b.color[n] == EMPTY or b.color[n] == c:

@@ -167,26 +167,34 @@ def utility_of_score(double margin, double scale):
     return score_utility(margin, scale)
 
 
+cdef inline bint lambda_mix(double w_net, int n_net, double w_roll, int n_roll,
+                            double mixing, double* mean) noexcept nogil:
+    """AlphaGo's mix of a network mean and a rollout mean, (1 - lambda) W_net/N_net +
+    lambda W_roll/N_roll, or whichever mean exists; False where neither does."""
+    if n_net > 0 and n_roll > 0:
+        mean[0] = (1.0 - mixing) * w_net / n_net + mixing * w_roll / n_roll
+    elif n_roll > 0:
+        mean[0] = w_roll / n_roll
+    elif n_net > 0:
+        mean[0] = w_net / n_net
+    else:
+        return False
+    return True
+
+
 cdef inline double node_q(const Node* n, double mixing) noexcept nogil:
     """Q(s,a) = (1 - lambda) W_v/N_v + lambda W_r/N_r, or whichever mean exists (0 if none)."""
-    if n.n_v > 0 and n.n_r > 0:
-        return (1.0 - mixing) * n.w_v / n.n_v + mixing * n.w_r / n.n_r
-    if n.n_r > 0:
-        return n.w_r / n.n_r
-    if n.n_v > 0:
-        return n.w_v / n.n_v
-    return 0.0
+    cdef double q = 0.0
+    lambda_mix(n.w_v, n.n_v, n.w_r, n.n_r, mixing, &q)
+    return q
 
 
 cdef inline double node_q_true(const Node* n, double mixing) noexcept nogil:
     """Q(s,a) at the true komi: the values read there and the rollouts' outcomes counted
     there (finished rollouts only); node_q where there is neither yet."""
-    if n.n_v > 0 and n.n_s > 0:
-        return (1.0 - mixing) * n.w_vt / n.n_v + mixing * n.w_t / n.n_s
-    if n.n_s > 0:
-        return n.w_t / n.n_s
-    if n.n_v > 0:
-        return n.w_vt / n.n_v
+    cdef double q
+    if lambda_mix(n.w_vt, n.n_v, n.w_t, n.n_s, mixing, &q):
+        return q
     return node_q(n, mixing)
 
 
@@ -195,16 +203,7 @@ cdef inline bint node_score(const Node* n, double mixing, bint net_scores,
     """The mean final score the score utility weighs (points, mover's view, tree.komi):
     the rollouts' mean, mixed by lambda with the network's where every value carried
     a score (net_scores), as Q mixes the values. False where neither exists yet."""
-    cdef bint net = net_scores and n.n_v > 0
-    if net and n.n_s > 0:
-        score[0] = (1.0 - mixing) * n.w_ns / n.n_v + mixing * n.w_s / n.n_s
-    elif n.n_s > 0:
-        score[0] = n.w_s / n.n_s
-    elif net:
-        score[0] = n.w_ns / n.n_v
-    else:
-        return False
-    return True
+    return lambda_mix(n.w_ns, n.n_v if net_scores else 0, n.w_s, n.n_s, mixing, score)
 
 
 cdef class Tree:
@@ -947,12 +946,7 @@ cdef class Tree:
         the player to move at each node, tree.komi included, in points."""
         if offered and not self.use_value:
             return
-        values = np.reshape(np.asarray(values, dtype=np.float32), (-1, 1))
-        if self.scores_with_values and scores is None:
-            raise ValueError('this tree backs up a score with every value: pass scores')
-        rows = np.hstack([values,
-                          values if true_values is None else np.reshape(true_values, (-1, 1)),
-                          np.zeros_like(values) if scores is None else np.reshape(scores, (-1, 1))])
+        rows = self.value_rows(values, true_values, scores)
         self.answer(ANSWER_OFFERED_VALUE if offered else ANSWER_VALUE, nodes, generations, rows)
 
     def apply_evaluations(self, nodes, generations, logits, values, true_values=None,
@@ -960,28 +954,17 @@ cdef class Tree:
         """A four-headed network's answers, priors and values together (apply_priors, then
         apply_values offered) under one lock: no simulation sees the one without the
         other, which keeps a one-thread zero search repeatable."""
+        rows = self.value_rows(values, true_values, scores)
+        self.answer(ANSWER_PRIORS, nodes, generations, logits, rows)
+
+    def value_rows(self, values, true_values, scores):
+        """The rows a value answer carries: (value, value at the true komi, score)."""
         values = np.reshape(np.asarray(values, dtype=np.float32), (-1, 1))
         if self.scores_with_values and scores is None:
             raise ValueError('this tree backs up a score with every value: pass scores')
-        rows = np.hstack([values,
+        return np.hstack([values,
                           values if true_values is None else np.reshape(true_values, (-1, 1)),
                           np.zeros_like(values) if scores is None else np.reshape(scores, (-1, 1))])
-        self.answer_both(nodes, generations, logits, rows)
-
-    cdef answer_both(self, nodes, generations, logits, values):
-        cdef int i, n = len(nodes)
-        cdef int32_t[::1] node = np.ascontiguousarray(nodes, dtype=np.int32)
-        cdef uint32_t[::1] gen = np.ascontiguousarray(generations, dtype=np.uint32)
-        cdef float[:, ::1] prior_rows = np.ascontiguousarray(logits, dtype=np.float32)
-        cdef float[:, ::1] value_rows = np.ascontiguousarray(values, dtype=np.float32)
-        with nogil:
-            pthread_mutex_lock(&self.lock)
-            for i in range(n):
-                if gen[i] == self.generation:
-                    self.take_answer(ANSWER_PRIORS, node[i], &prior_rows[i, 0])
-                    if self.use_value:
-                        self.take_answer(ANSWER_OFFERED_VALUE, node[i], &value_rows[i, 0])
-            pthread_mutex_unlock(&self.lock)
 
     def apply_priors(self, nodes, generations, logits):
         """SL-policy answers: replace the placeholder priors of each node's children
@@ -995,17 +978,24 @@ cdef class Tree:
         self.answer(ANSWER_NO_PRIORS if kind == REQ_POLICY else ANSWER_NO_VALUE,
                     nodes, generations, np.zeros((len(nodes), 1)))
 
-    cdef answer(self, int what, nodes, generations, answers):
-        """Take one row of `answers` for each node whose request is still current."""
+    cdef answer(self, int what, nodes, generations, answers, offered_values=None):
+        """Take one row of `answers` for each node whose request is still current, and
+        with it one of `offered_values` where given and the search uses values: both
+        under one lock."""
         cdef int i, n = len(nodes)
+        cdef bint with_values = offered_values is not None and self.use_value
         cdef int32_t[::1] node = np.ascontiguousarray(nodes, dtype=np.int32)
         cdef uint32_t[::1] gen = np.ascontiguousarray(generations, dtype=np.uint32)
         cdef float[:, ::1] row = np.ascontiguousarray(answers, dtype=np.float32)
+        cdef float[:, ::1] value_row = np.ascontiguousarray(
+            offered_values if with_values else np.zeros((1, 3)), dtype=np.float32)
         with nogil:
             pthread_mutex_lock(&self.lock)
             for i in range(n):
                 if gen[i] == self.generation:
                     self.take_answer(what, node[i], &row[i, 0])
+                    if with_values:
+                        self.take_answer(ANSWER_OFFERED_VALUE, node[i], &value_row[i, 0])
             pthread_mutex_unlock(&self.lock)
 
     cdef void take_answer(self, int what, int node, const float* answer) noexcept nogil:

@@ -48,22 +48,15 @@ PHASES = ("opening (first third of the game)", "middle game (second third)",
 
 def main(argv=None):
     def add_arguments(parser):
-        parser.add_argument("--seed", type=int, default=0, help="chooses the position of each game")
-        parser.add_argument("--against", metavar="FILE",
-                            help="a second value network on the same positions: its MSE and "
-                                 "the paired difference with its standard error")
-        parser.add_argument("--from-score", action="store_true",
-                            help="--weights' value from its score head at the record's komi "
-                                 "(a four-headed network); --against stays its value head")
-        parser.add_argument("--score-temperature", type=float, default=1.0, metavar="T",
-                            help="with --from-score or --komi: the score logits divided by T "
-                                 "first (T > 1 softens a head that is too sure of the margin)")
-        parser.add_argument("--komi", type=float, metavar="K",
-                            help="counted games, the outcome their final margin gives at komi K: "
-                                 "the value head against the value moved to K by the score head")
-        parser.add_argument("--lead", action="store_true",
-                            help="counted games: the score head's expected lead against the "
-                                 "record's margin (bias and mean absolute error)")
+        add = parser.add_argument
+        add("--seed", type=int, default=0, help="chooses the position of each game")
+        add("--against", metavar="FILE", help="a second value network: MSE, paired difference")
+        add("--from-score", action="store_true", help="the value from the score head instead")
+        add("--score-temperature", type=float, default=1.0, metavar="T",
+            help="score logits divided by T first (--from-score, --komi)")
+        add("--komi", type=float, metavar="K",
+            help="counted games at komi K: value head against the score-moved value")
+        add("--lead", action="store_true", help="counted games: expected lead against margin")
     args = evaluation.parse_args(__doc__, "value", 2000, argv, add_arguments)
     if args.komi is not None and (args.from_score or args.against):
         raise SystemExit("--komi compares --weights' value head with its value at that komi: "

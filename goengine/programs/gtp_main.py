@@ -91,70 +91,53 @@ def build_parser():
     p = OneLineParser(description=DESCRIPTION, epilog=EPILOG,
                       formatter_class=argparse.RawDescriptionHelpFormatter)
     loading.add_network_flags(p)
-    p.add_argument('--value-weights', metavar='FILE',
-                   help='value network file (default: the four-headed network\'s value '
-                        'head, else a value.pt beside the --weights file if there is one, '
-                        'else rollouts alone)')
-    p.add_argument('--rollout-weights', metavar='FILE',
-                   help='rollout and tree policy file for the search and for judging dead '
-                        'stones (default: weights/rollout.weights if present, else uniform '
-                        'random rollouts)')
-    p.add_argument('--lambda', dest='mixing', type=fraction, default=None, metavar='L',
-                   help='leaf evaluation mix with a value network: (1-L) value network + '
-                        'L rollouts (AlphaGo: 0.5, the default when a value network is '
-                        'loaded; 1: rollouts only; 0: value network only). Without a value '
-                        'network the search uses rollouts alone, and an L below 1 is refused')
-    p.add_argument('--c-puct', type=nonnegative_float, default=None, metavar='C',
-                   help='exploration constant of the PUCT selection (AlphaGo: 5, the default); '
-                        'smaller trusts the measured win rates more, larger the policy priors')
-    p.add_argument('--expand-threshold', type=nonnegative_int, default=None, metavar='N',
-                   help='visits before a leaf is expanded and sent to the policy network '
-                        '(AlphaGo: 40, the default; 3 with the small network); it rises on '
-                        'its own when the network falls behind')
-    p.add_argument('--search-mode', choices=('apv', 'zero'), default=None,
-                   help='apv: AlphaGo\'s search, rollouts mixed with the value by --lambda (the '
-                        'default); zero: AlphaGo Zero\'s, every leaf evaluated by the four-'
-                        'headed network and no rollouts, every core on the network')
-    loading.add_device_flag(p)
-    loading.add_backend_flag(p)
-    p.add_argument('--threads', type=positive_int, default=None, metavar='N',
-                   help='torch threads for network inference on the CPU, at least 1 '
-                        '(default: 1 for the search, whose other cores run rollouts; every '
-                        'core for --policy-only)')
-    p.add_argument('--playouts', '--visits', dest='playouts', type=nonnegative_int,
-                   default=None, metavar='N',
-                   help='search playouts per move; 0 or unset: limited by time only')
-    p.add_argument('--time-per-move', type=positive_float, default=None, metavar='SEC',
-                   help='seconds per move without time settings (default: 5); with time '
-                        'settings, an upper bound per move')
-    p.add_argument('--spend-full-time', action='store_true',
-                   help='think for the whole of every move\'s time, even once no other move '
-                        'can catch up with the most visited one (by default the search '
-                        'stops there and leaves the time on the clock)')
-    p.add_argument('--margin', type=float, default=1.0, metavar='SEC',
-                   help='safety margin kept back from every deadline for process and '
-                        'GUI/network overhead (default: %(default)s)')
-    p.add_argument('--ponder', action='store_true',
-                   help="think on the opponent's time after our move until the next "
-                        'command')
-    p.add_argument('--policy-only', action='store_true',
-                   help='no search: play the SL policy network\'s most probable sensible '
-                        'move at once (the raw network, for comparisons)')
-    p.add_argument('--temperature', type=nonnegative_float, default=None, metavar='T',
-                   help='with --policy-only: sample the move with probability proportional '
-                        'to p ** (1/T) instead of playing the most probable one: an easier '
-                        'opponent, weaker the higher T (1: the network\'s move distribution; '
-                        'see README, Playing strength)')
-    p.add_argument('--resign-threshold', type=probability, default=0.10, metavar='P',
-                   help='resign when the estimated win rate falls below P, or when the '
-                        'opponent has passed and our count says we lose beyond doubt; never '
-                        'in the opening (default: %(default)s; 0 disables both)')
-    p.add_argument('--search', action='append', default=[], metavar='NAME=VALUE',
-                   help='set any search constant of goengine/search/config.py, e.g. '
-                        '--search fpu_from_parent=true --search dynamic_komi_per_stone=7 '
-                        '(repeatable; the named flags above win over it)')
-    p.add_argument('--verbose', action='store_true',
-                   help='log every command and decision to stderr')
+    nets = p.add_argument_group('networks')
+    nets.add_argument('--value-weights', metavar='FILE',
+                      help="value network (default: the four-headed network's value head)")
+    nets.add_argument('--rollout-weights', metavar='FILE',
+                      help='rollout and tree policy (default: weights/rollout.weights)')
+    loading.add_device_flag(nets)
+    loading.add_backend_flag(nets)
+    nets.add_argument('--threads', type=positive_int, default=None, metavar='N',
+                      help='torch threads on the CPU (default: 1 beside the rollouts, '
+                           'every core without them)')
+
+    search = p.add_argument_group('search (README: Tuning the search)')
+    search.add_argument('--search-mode', choices=('apv', 'zero'), default=None,
+                        help="apv: AlphaGo's, rollouts and value (default); zero: AlphaGo "
+                             "Zero's, the network at every leaf")
+    search.add_argument('--lambda', dest='mixing', type=fraction, default=None, metavar='L',
+                        help='leaf value: (1-L) value network + L rollouts (default 0.5)')
+    search.add_argument('--c-puct', type=nonnegative_float, default=None, metavar='C',
+                        help='PUCT exploration constant (default 5; 1.5 for zero)')
+    search.add_argument('--expand-threshold', type=nonnegative_int, default=None, metavar='N',
+                        help='visits before a leaf is expanded (default 40; it adapts)')
+    search.add_argument('--search', action='append', default=[], metavar='NAME=VALUE',
+                        help='any constant of goengine/search/config.py (repeatable)')
+
+    clock = p.add_argument_group('time')
+    clock.add_argument('--playouts', '--visits', dest='playouts', type=nonnegative_int,
+                       default=None, metavar='N', help='playouts per move (0: time only)')
+    clock.add_argument('--time-per-move', type=positive_float, default=None, metavar='SEC',
+                       help='seconds a move without time settings (default 5), else a cap')
+    clock.add_argument('--spend-full-time', action='store_true',
+                       help='think the whole time even once the move is decided')
+    clock.add_argument('--margin', type=float, default=1.0, metavar='SEC',
+                       help='seconds kept back from every deadline (default %(default)s)')
+    clock.add_argument('--ponder', action='store_true',
+                       help="think on the opponent's time")
+
+    play = p.add_argument_group('play')
+    play.add_argument('--policy-only', action='store_true',
+                      help="no search: the policy network's move at once")
+    play.add_argument('--temperature', type=nonnegative_float, default=None, metavar='T',
+                      help='with --policy-only: sample from p ** (1/T) (README: Playing '
+                           'strength)')
+    play.add_argument('--resign-threshold', type=probability, default=0.10, metavar='P',
+                      help='resign below this win rate, never in the opening '
+                           '(default %(default)s; 0: never)')
+    play.add_argument('--verbose', action='store_true',
+                      help='log every command and decision to stderr')
     return p
 
 

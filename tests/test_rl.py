@@ -12,6 +12,7 @@ torch = pytest.importorskip('torch')
 
 from goengine import BLACK, PASS, WHITE, Board           # noqa: E402
 from goengine.nn import netfile, nets                    # noqa: E402
+from goengine.nn.inference import NetworkEvaluator       # noqa: E402
 from training.rl_games import play_games, replay         # noqa: E402
 from training.rl_learner import Learner, RLSettings, RunError, policy_gradient_loss  # noqa: E402
 from tests.programs import tool                          # noqa: E402
@@ -26,8 +27,8 @@ def tiny(tmp_path):
 
 
 def test_self_play_games_are_legal_finished_and_repeatable(tiny):
-    model = netfile.load_network(tiny)
-    games = play_games(model, model, 4, seed=3, size=9, komi=7.5)
+    policy = NetworkEvaluator(netfile.load_network(tiny), threads=0)
+    games = play_games(policy, policy, 4, seed=3, size=9, komi=7.5)
     assert [g.current for g in games] == [BLACK, WHITE, BLACK, WHITE]
     for game in games:
         board = Board(9, 7.5, superko=False)
@@ -36,8 +37,12 @@ def test_self_play_games_are_legal_finished_and_repeatable(tiny):
             board.play(move)                 # raises on an illegal move
         assert board.is_game_over() or len(game.moves) >= 2 * 81
         assert game.winner == (BLACK if board.area_score() > 0 else WHITE)
-    again = play_games(model, model, 4, seed=3, size=9, komi=7.5)
+    again = play_games(policy, policy, 4, seed=3, size=9, komi=7.5)
     assert [g.moves for g in again] == [g.moves for g in games]
+
+
+def policy_of(learner):
+    return NetworkEvaluator(learner.model, threads=0)
 
 
 def own_log_probability(model, game):
@@ -52,8 +57,8 @@ def own_log_probability(model, game):
 
 @pytest.mark.parametrize('won', [True, False])
 def test_one_update_moves_the_policy_towards_a_win_and_away_from_a_loss(tiny, tmp_path, won):
-    model = netfile.load_network(tiny)
-    games = play_games(model, model, 8, seed=1, size=9)
+    policy = NetworkEvaluator(netfile.load_network(tiny), threads=0)
+    games = play_games(policy, policy, 8, seed=1, size=9)
     game = next(g for g in games if (g.winner == g.current) == won)
     learner = Learner(tmp_path / 'run', tiny, RLSettings(lr=0.5, baseline=False))
     before = own_log_probability(learner.model, game)
@@ -64,7 +69,7 @@ def test_one_update_moves_the_policy_towards_a_win_and_away_from_a_loss(tiny, tm
 
 def test_the_baseline_is_the_frozen_value_and_sampling_keeps_the_loss_finite(tiny, tmp_path):
     learner = Learner(tmp_path / 'run', tiny, RLSettings(positions_per_game=3))
-    games = play_games(learner.model, learner.model, 2, seed=2, size=9)
+    games = play_games(policy_of(learner), policy_of(learner), 2, seed=2, size=9)
     loss, entropy = policy_gradient_loss(learner.model, learner.baseline_model, games,
                                          np.random.default_rng(0), 3)
     assert torch.isfinite(loss) and 0 < entropy <= np.log(81) + 1e-6
@@ -75,7 +80,7 @@ def test_the_baseline_is_the_frozen_value_and_sampling_keeps_the_loss_finite(tin
 
 def test_the_pool_grows_on_schedule_and_its_draw_is_uniform(tiny, tmp_path):
     learner = Learner(tmp_path / 'run', tiny, RLSettings(pool_every=2, lr=0.01))
-    games = play_games(learner.model, learner.model, 2, seed=4, size=9, max_moves=30)
+    games = play_games(policy_of(learner), policy_of(learner), 2, seed=4, size=9, max_moves=30)
     for _ in range(6):
         learner.update(games)
     assert [os.path.basename(p) for p in learner.pool] == ['000000.pt', '000002.pt',
@@ -89,7 +94,7 @@ def test_the_pool_grows_on_schedule_and_its_draw_is_uniform(tiny, tmp_path):
 def test_a_run_resumes_where_it_stopped(tiny, tmp_path):
     run = tmp_path / 'run'
     learner = Learner(run, tiny, RLSettings(pool_every=1, lr=0.05))
-    games = play_games(learner.model, learner.model, 2, seed=5, size=9, max_moves=40)
+    games = play_games(policy_of(learner), policy_of(learner), 2, seed=5, size=9, max_moves=40)
     learner.update(games)
     learner.update(games)
     resumed = Learner(run)

@@ -12,10 +12,7 @@ and the winner (Silver et al. 2016, Methods, "Reinforcement learning of policy n
 from dataclasses import dataclass
 
 import numpy as np
-import torch
-
 from goengine import BLACK, PASS, WHITE, Board
-from goengine.nn import features
 from goengine.players.player import sensible_mask
 
 
@@ -32,14 +29,11 @@ class SelfPlayGame:
         return 1.0 if self.winner == color else -1.0
 
 
-def sample_moves(model, boards, rng, temperature=1.0):
-    """One move for each board's player to move, sampled from `model`'s policy over the
-    sensible moves (PASS where there is none); one batched call, on the model's device."""
-    planes = np.stack([features.input_planes(b, model.planes) for b in boards])
-    device = next(model.parameters()).device
-    with torch.no_grad():
-        x = torch.from_numpy(planes).to(device).float()
-        logits = model(x)[0].double().cpu().numpy()
+def sample_moves(policy, boards, rng, temperature=1.0):
+    """One move for each board's player to move, sampled from `policy`'s (a
+    NetworkEvaluator's) policy over the sensible moves (PASS where there is none); one
+    batched call, in the evaluator's precision (bf16 where the CPU computes it natively)."""
+    logits = policy.evaluate(boards, boards[0].komi).policy_logits.astype(np.float64)
     moves = []
     for board, row in zip(boards, logits):
         mask = sensible_mask(board, board.to_move)
@@ -53,7 +47,7 @@ def sample_moves(model, boards, rng, temperature=1.0):
 
 
 def play_games(current, opponent, count, seed, size=19, komi=7.5, max_moves=None):
-    """`count` games of `current` against `opponent` (torch policy-headed models), half
+    """`count` games of `current` against `opponent` (NetworkEvaluators with a policy), half
     with each colour, all advanced together; a list of SelfPlayGame. Stable under `seed`."""
     rng = np.random.default_rng(seed)
     max_moves = max_moves or 2 * size * size

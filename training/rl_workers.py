@@ -4,16 +4,17 @@ across a cluster; in-process they serve a run without Ray."""
 
 import torch
 
+from goengine.nn.inference import NetworkEvaluator
 from goengine.nn.netfile import NETWORK_CLASSES
 from training.rl_games import play_games
 
 
-def network_from(spec, device='cpu'):
+def network_from(spec):
     """A model from (kind, arch, state_dict), what the driver ships to the workers."""
     kind, arch, state = spec
     model = NETWORK_CLASSES[kind](**arch)
     model.load_state_dict(state)
-    return model.float().eval().to(device)
+    return model.float().eval()
 
 
 def spec_of(model):
@@ -22,8 +23,9 @@ def spec_of(model):
 
 
 class SelfPlayWorker:
-    """Plays `count` games of the current network against an opponent on request; keeps
-    the last versions it was sent, so an unchanged one is not rebuilt."""
+    """Plays `count` games of the current network against an opponent on request, each an
+    evaluator as the engine's (bf16 where the CPU computes it natively); keeps the last
+    versions it was sent, so an unchanged one is not rebuilt."""
 
     def __init__(self, threads=1, device='cpu'):
         torch.set_num_threads(threads)
@@ -34,7 +36,8 @@ class SelfPlayWorker:
         if version not in self.cache:
             if len(self.cache) > 4:
                 self.cache.clear()
-            self.cache[version] = network_from(spec, self.device)
+            self.cache[version] = NetworkEvaluator(network_from(spec), threads=0,
+                                                   device=self.device)
         return self.cache[version]
 
     def play(self, current, opponent, count, seed, size=19, komi=7.5, max_moves=None):

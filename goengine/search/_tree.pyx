@@ -26,9 +26,9 @@ It never steers the search.
 """
 
 from libc.math cimport atan, sqrt, exp
-from libc.stdint cimport int16_t, int32_t, int64_t, uint8_t, uint32_t, uint64_t
+from libc.stdint cimport int8_t, int16_t, int32_t, int64_t, uint8_t, uint32_t, uint64_t
 from libc.stdlib cimport free, malloc
-from libc.string cimport memset
+from libc.string cimport memcpy, memset
 from posix.time cimport clock_gettime, timespec, CLOCK_MONOTONIC, CLOCK_REALTIME
 from posix.unistd cimport usleep
 
@@ -241,10 +241,9 @@ cdef class Tree:
     cdef const RolloutModel* rollout_model
     cdef RolloutPolicy rollout   # owns rollout_model (read-only, shared by all threads)
 
-    # one queue per network (REQ_POLICY, REQ_VALUE) and a staging area for the taker
+    # one queue per network (REQ_POLICY, REQ_VALUE); a taker takes at most take_cap
     cdef Ring queues[2]
-    cdef Request* staging
-    cdef int staging_cap
+    cdef int take_cap
     cdef int pending_policy, pending_value
 
     cdef pthread_mutex_t lock
@@ -263,6 +262,7 @@ cdef class Tree:
     cdef readonly int64_t sims_done
     cdef int64_t sims_started, rollouts, expansions, value_backups
     cdef int64_t deferred_expansions, skipped_values, full_events
+    cdef int64_t remote_in_flight      # leaves out for rollouts elsewhere (take_rollout_leaves)
     cdef int64_t waiting, collisions   # zero search: leaves awaiting the network; simulations
                                        # that found their leaf already on its way (undone)
     cdef Timing timing
@@ -274,12 +274,10 @@ cdef class Tree:
         self.max_pending_value = int(config.max_pending_value)
         self.queues[REQ_POLICY].cap = max(1, self.max_pending_policy)
         self.queues[REQ_VALUE].cap = max(1, self.max_pending_value)
-        self.staging_cap = self.queues[REQ_POLICY].cap + self.queues[REQ_VALUE].cap
+        self.take_cap = self.queues[REQ_POLICY].cap + self.queues[REQ_VALUE].cap
         self.queues[REQ_POLICY].slots = <Request*>malloc(self.queues[REQ_POLICY].cap * sizeof(Request))
         self.queues[REQ_VALUE].slots = <Request*>malloc(self.queues[REQ_VALUE].cap * sizeof(Request))
-        self.staging = <Request*>malloc(self.staging_cap * sizeof(Request))
-        if (self.nodes == NULL or self.queues[0].slots == NULL or self.queues[1].slots == NULL
-                or self.staging == NULL):
+        if self.nodes == NULL or self.queues[0].slots == NULL or self.queues[1].slots == NULL:
             raise MemoryError()
         pthread_mutex_init(&self.lock, NULL)
         pthread_cond_init(&self.wake, NULL)
@@ -311,7 +309,6 @@ cdef class Tree:
         free(self.nodes)
         free(self.queues[0].slots)
         free(self.queues[1].slots)
-        free(self.staging)
         pthread_cond_destroy(&self.wake)
         pthread_mutex_destroy(&self.lock)
 
@@ -346,6 +343,7 @@ cdef class Tree:
         self.pending_policy = 0
         self.pending_value = 0
         self.waiting = 0
+        self.remote_in_flight = 0
 
     cdef void clear(self) noexcept nogil:
         self.used = 1
@@ -630,7 +628,7 @@ cdef class Tree:
     cdef bint simulate(self, BoardState* b, uint64_t* rng, Timing* t) noexcept nogil:
         """Selection, expansion, value request, rollout, backup. False when told to stop."""
         cdef double t0 = now(), t1, t2, t3
-        cdef int leaf, z = 0, color
+        cdef int leaf, color
         cdef double score
         cdef bint terminal
         copy_state(b, &self.root_state)
@@ -646,38 +644,59 @@ cdef class Tree:
         if self.zero and not terminal:
             return self.zero_leaf(leaf, t, t0, t1)
         if terminal:
-            score = score_for(b, self.komi, color)
-            z = sign_of(score)
-            if self.use_value:                # the exact outcome serves both statistics
-                self.backup_value(leaf, -z, -sign_of(score + self.komi_shift(color)), -score)
-        elif self.use_value:
-            if self.nodes[leaf].flags & VALUE_DONE:
-                self.backup_value(leaf, self.nodes[leaf].value, self.nodes[leaf].value_true,
-                                  self.nodes[leaf].net_score)
-            elif not (self.nodes[leaf].flags & VALUE_PENDING) and not self.values_with_priors:
-                if self.pending_value < self.max_pending_value:
-                    self.enqueue(REQ_VALUE, leaf, b)
-                else:
-                    self.skipped_values += 1
+            self.count_terminal(leaf, b)
+            pthread_mutex_unlock(&self.lock)
+            t.wait += t1 - t0
+            t.select += now() - t1
+            return True
+        self.leaf_value(leaf, b)
         pthread_mutex_unlock(&self.lock)
         t2 = now()
-        if not terminal:
-            rollout_play(self.rollout_model, b, rng)
-            score = score_for(b, self.komi, color)
-            z = sign_of(score)
+        rollout_play(self.rollout_model, b, rng)
+        score = score_for(b, self.komi, color)
         t3 = now()
         pthread_mutex_lock(&self.lock)
-        self.backup_rollout(leaf, -z)     # z is for the player to move at the leaf
-        self.backup_score(leaf, -score, -sign_of(score + self.komi_shift(color)))
-        self.sims_done += 1
-        if not terminal:
-            self.rollouts += 1
+        self.count_rollout(leaf, score, color, True)
         t.wait += t1 - t0
         t.select += t2 - t1
         t.rollout += t3 - t2
         t.backup += now() - t3
         pthread_mutex_unlock(&self.lock)
         return True
+
+    cdef void leaf_value(self, int leaf, const BoardState* b) noexcept nogil:
+        """The value side of a simulation at a leaf that is not terminal (lock held): the
+        value known is backed up, else one is asked for (unless a four-headed network's
+        will come with the priors, or the value queue is full)."""
+        if not self.use_value:
+            return
+        if self.nodes[leaf].flags & VALUE_DONE:
+            self.backup_value(leaf, self.nodes[leaf].value, self.nodes[leaf].value_true,
+                              self.nodes[leaf].net_score)
+        elif not (self.nodes[leaf].flags & VALUE_PENDING) and not self.values_with_priors:
+            if self.pending_value < self.max_pending_value:
+                self.enqueue(REQ_VALUE, leaf, b)
+            else:
+                self.skipped_values += 1
+
+    cdef void count_terminal(self, int leaf, const BoardState* b) noexcept nogil:
+        """A simulation that reached the end of the game (lock held): the exact count
+        serves both statistics."""
+        cdef double score = score_for(b, self.komi, b.to_move)
+        if self.use_value:
+            self.backup_value(leaf, -sign_of(score),
+                              -sign_of(score + self.komi_shift(b.to_move)), -score)
+        self.count_rollout(leaf, score, b.to_move, False)
+
+    cdef void count_rollout(self, int leaf, double score, int color, bint played) noexcept nogil:
+        """A simulation's end (lock held): the final score `score` (tree.komi) for `color`,
+        the player to move at the leaf, backed up as the rollout's outcome; played: a
+        rollout was played (not a terminal leaf's exact count)."""
+        self.backup_rollout(leaf, -sign_of(score))
+        self.backup_score(leaf, -score, -sign_of(score + self.komi_shift(color)))
+        self.sims_done += 1
+        if played:
+            self.rollouts += 1
 
     cdef bint zero_leaf(self, int leaf, Timing* t, double t0, double t1) noexcept nogil:
         """The rest of a zero-search simulation (lock held, released here): a leaf with
@@ -704,6 +723,101 @@ cdef class Tree:
         if pause:
             usleep(50)
         return True
+
+    # -- rollouts played elsewhere (goengine.search.remote) -------------------
+
+    def root_state_bytes(self):
+        """The root position as its C struct's bytes: what a rollout worker of the same
+        build (play_rollouts) starts each leaf from."""
+        return (<char*>&self.root_state)[:sizeof(BoardState)]
+
+    def take_rollout_leaves(self, int count):
+        """The selection half of up to `count` simulations, for rollouts played elsewhere:
+        each leaf keeps the virtual loss of its path until apply_rollouts or drop_rollouts.
+        A terminal leaf is counted here at once. Returns (nodes, generation, colours, moves,
+        offsets): leaf i is reached from the root by the internal points
+        moves[offsets[i]:offsets[i + 1]], and `colours[i]` is to move there."""
+        if self.zero:
+            raise ValueError('the zero search plays no rollouts')
+        cdef BoardState* b = <BoardState*>malloc(sizeof(BoardState))
+        cdef int32_t[::1] leaves = np.empty(count, dtype=np.int32)
+        cdef int8_t[::1] colours = np.empty(count, dtype=np.int8)
+        cdef int32_t[::1] offsets = np.zeros(count + 1, dtype=np.int32)
+        cdef int32_t[::1] moves = np.empty(count * 64, dtype=np.int32)
+        cdef int taken = 0, leaf, node, depth, k, i
+        cdef uint32_t generation
+        if b == NULL:
+            raise MemoryError()
+        with nogil:
+            pthread_mutex_lock(&self.lock)
+            generation = self.generation
+            while taken < count:
+                if self.stopping or (self.sim_limit >= 0 and self.sims_started >= self.sim_limit):
+                    break
+                copy_state(b, &self.root_state)
+                self.sims_started += 1
+                leaf = self.descend(b)
+                if b.passes >= 2:
+                    self.count_terminal(leaf, b)
+                    continue
+                self.leaf_value(leaf, b)
+                depth = 0
+                node = leaf
+                while node != self.root and node != NO_NODE:
+                    depth += 1
+                    node = self.nodes[node].parent
+                if offsets[taken] + depth > moves.shape[0]:
+                    self.undo_virtual_loss(leaf)
+                    self.sims_started -= 1
+                    break                         # no room for this path: the next batch
+                node = leaf
+                for k in range(depth):
+                    moves[offsets[taken] + depth - 1 - k] = self.nodes[node].move
+                    node = self.nodes[node].parent
+                leaves[taken] = leaf
+                colours[taken] = b.to_move
+                offsets[taken + 1] = offsets[taken] + depth
+                self.remote_in_flight += 1
+                taken += 1
+            pthread_mutex_unlock(&self.lock)
+        free(b)
+        return (np.asarray(leaves[:taken]).copy(), int(generation),
+                np.asarray(colours[:taken]).copy(), np.asarray(moves[:offsets[taken]]).copy(),
+                np.asarray(offsets[:taken + 1]).copy())
+
+    def apply_rollouts(self, nodes, uint32_t generation, colours, scores):
+        """The final scores (tree.komi, for the player to move at each leaf) of rollouts
+        played elsewhere, backed up as in place; a stale generation's are dropped."""
+        cdef int i, n = len(nodes)
+        cdef const int32_t[::1] node = np.ascontiguousarray(nodes, dtype=np.int32)
+        cdef const int8_t[::1] colour = np.ascontiguousarray(colours, dtype=np.int8)
+        cdef const double[::1] score = np.ascontiguousarray(scores, dtype=np.float64)
+        with nogil:
+            pthread_mutex_lock(&self.lock)
+            if generation == self.generation:
+                for i in range(n):
+                    self.count_rollout(node[i], score[i], colour[i], True)
+                self.remote_in_flight -= n
+            pthread_mutex_unlock(&self.lock)
+
+    def drop_rollouts(self, nodes, uint32_t generation):
+        """Rollouts that will not come back (a lost or late worker, the search's end):
+        their virtual loss taken back, uncounted."""
+        cdef int i, n = len(nodes)
+        cdef const int32_t[::1] node = np.ascontiguousarray(nodes, dtype=np.int32)
+        with nogil:
+            pthread_mutex_lock(&self.lock)
+            if generation == self.generation:
+                for i in range(n):
+                    self.undo_virtual_loss(node[i])
+                self.sims_started -= n
+                self.remote_in_flight -= n
+            pthread_mutex_unlock(&self.lock)
+
+    @property
+    def rollouts_in_flight(self):
+        """Leaves taken for rollouts elsewhere and not yet applied or dropped."""
+        return self.remote_in_flight
 
     def waiting_leaves(self):
         """Zero search: simulations still waiting for their leaf's evaluation."""
@@ -890,10 +1004,20 @@ cdef class Tree:
         policy requests first: the SL priors shape the tree, so on a CPU they
         are worth more than one more value sample.
         Returns (kinds, nodes, generations) as lists; empty lists on timeout."""
-        cdef int n = 0, i, kind, max_n = min(len(boards), self.staging_cap)
+        cdef int n = 0, i, kind, max_n = min(len(boards), self.take_cap)
         cdef Ring* q
         cdef timespec deadline
         cdef double until
+        # Straight into the callers' boards under the lock, so that several network
+        # threads (one a remote network worker) may take at once.
+        cdef BoardState** dest = <BoardState**>malloc(max(max_n, 1) * sizeof(BoardState*))
+        cdef int32_t[::1] kind_of = np.empty(max(max_n, 1), dtype=np.int32)
+        cdef int32_t[::1] node_of = np.empty(max(max_n, 1), dtype=np.int32)
+        cdef uint32_t[::1] gen_of = np.empty(max(max_n, 1), dtype=np.uint32)
+        if dest == NULL:
+            raise MemoryError()
+        for i in range(max_n):
+            dest[i] = &(<Board>boards[i]).st
         clock_gettime(CLOCK_REALTIME, &deadline)
         until = deadline.tv_sec + 1e-9 * deadline.tv_nsec + timeout
         deadline.tv_sec = <long>until
@@ -905,21 +1029,17 @@ cdef class Tree:
             for kind in range(2):            # REQ_POLICY = 0 first, then REQ_VALUE
                 q = &self.queues[kind]
                 while q.len > 0 and n < max_n:
-                    self.staging[n].kind = q.slots[q.head].kind
-                    self.staging[n].node = q.slots[q.head].node
-                    self.staging[n].generation = q.slots[q.head].generation
-                    copy_state(&self.staging[n].state, &q.slots[q.head].state)
+                    kind_of[n] = q.slots[q.head].kind
+                    node_of[n] = q.slots[q.head].node
+                    gen_of[n] = q.slots[q.head].generation
+                    copy_state(dest[n], &q.slots[q.head].state)
                     q.head = (q.head + 1) % q.cap
                     q.len -= 1
                     n += 1
             pthread_mutex_unlock(&self.lock)
-        kinds, nodes, gens = [], [], []
-        for i in range(n):
-            copy_state(&(<Board>boards[i]).st, &self.staging[i].state)
-            kinds.append(self.staging[i].kind)
-            nodes.append(self.staging[i].node)
-            gens.append(self.staging[i].generation)
-        return kinds, nodes, gens
+        free(dest)
+        return ([int(kind_of[i]) for i in range(n)], [int(node_of[i]) for i in range(n)],
+                [int(gen_of[i]) for i in range(n)])
 
     def wake_waiters(self):
         """Wake a network thread blocked in take_requests (used when closing)."""
@@ -1205,3 +1325,35 @@ cdef class Tree:
         if score is not None:
             self.backup_score(leaf, -float(score), -sign_of(score if true_score is None
                                                            else true_score))
+
+
+def play_rollouts(RolloutPolicy policy, bytes root, moves, offsets, double komi, uint64_t seed):
+    """A rollout worker's half (goengine.search.remote): for each leaf, the root's C struct
+    (Tree.root_state_bytes, the same build) with the leaf's moves played, one rollout of
+    `policy`, and its final score at `komi` for the player to move at the leaf."""
+    if len(root) != sizeof(BoardState):
+        raise ValueError(f'a root of {len(root)} bytes, this build has {sizeof(BoardState)}')
+    cdef const int32_t[::1] path = np.ascontiguousarray(moves, dtype=np.int32)
+    cdef const int32_t[::1] start = np.ascontiguousarray(offsets, dtype=np.int32)
+    cdef int i, k, colour, n = len(start) - 1
+    cdef double[::1] scores = np.empty(max(n, 0), dtype=np.float64)
+    cdef uint64_t rng = seed * <uint64_t>0x9E3779B97F4A7C15 + 1
+    cdef const char* src = root
+    cdef BoardState* b = <BoardState*>malloc(sizeof(BoardState))
+    cdef BoardState* origin = <BoardState*>malloc(sizeof(BoardState))
+    if b == NULL or origin == NULL:
+        free(b)
+        free(origin)
+        raise MemoryError()
+    memcpy(origin, src, sizeof(BoardState))
+    with nogil:
+        for i in range(n):
+            copy_state(b, origin)
+            for k in range(start[i], start[i + 1]):
+                play_move(b, path[k], b.to_move)
+            colour = b.to_move
+            rollout_play(policy.model, b, &rng)
+            scores[i] = score_for(b, komi, colour)
+    free(b)
+    free(origin)
+    return np.asarray(scores)

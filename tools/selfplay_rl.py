@@ -58,17 +58,6 @@ def build_parser():
     return p
 
 
-def reachable(address, timeout=5.0):
-    """Whether something accepts connections at HOST:PORT (Ray itself retries for long)."""
-    import socket
-    host, _, port = address.rpartition(":")
-    try:
-        with socket.create_connection((host or "127.0.0.1", int(port)), timeout=timeout):
-            return True
-    except (OSError, ValueError):
-        return False
-
-
 def start_workers(ray, count):
     actor = ray.remote(num_cpus=1)(SelfPlayWorker)
     return [actor.remote() for _ in range(count)]
@@ -167,20 +156,12 @@ def main(argv=None):
         return 0
     if args.no_ray:
         return run_without_ray(learner, args, log)
+    from goengine.programs import cluster
     try:
-        import ray
-    except ImportError:
-        log("selfplay_rl: needs Ray: pip install -e .[cluster] (or --no-ray on one machine)")
-        return 2
-    if args.address and not reachable(args.address):
-        log(f"selfplay_rl: cannot reach the Ray cluster at {args.address} (nothing answers "
-            "there: start its head with `ray start --head`, or leave out --address)")
-        return 2
-    try:
-        ray.init(address=args.address, include_dashboard=False, log_to_driver=False,
-                 configure_logging=False)
-    except (ConnectionError, RuntimeError, ValueError) as exc:
-        log(f"selfplay_rl: cannot reach the Ray cluster at {args.address}: {exc}")
+        ray = cluster.connect(args.address)
+    except cluster.ClusterError as exc:
+        log(f"selfplay_rl: {exc}" + (" (or --no-ray on one machine)"
+                                     if "not installed" in str(exc) else ""))
         return 2
     before = signal.signal(signal.SIGTERM,
                            lambda *_: (_ for _ in ()).throw(KeyboardInterrupt()))

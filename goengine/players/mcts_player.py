@@ -32,11 +32,14 @@ class MCTSPlayer(Player):
     name = 'apv-mcts'
 
     def __init__(self, policy_eval=None, value_eval=None, rollout=None, config=None,
-                 resign_threshold=None, log=None, scorer=None):
+                 resign_threshold=None, log=None, scorer=None, cluster=None):
         self.config = config or SearchConfig()
         rule = ResignRule() if resign_threshold is None else ResignRule(resign_threshold)
         self.decision = Decision(rule, self.config.pass_ban_fraction)
-        self.search = Search(policy_eval, value_eval, rollout, self.config)
+        # cluster: the workers of the distributed search (goengine.programs.cluster.Workers)
+        self.search = Search(policy_eval, value_eval, rollout, self.config,
+                             remote_rollouts=getattr(cluster, 'rollouts', None),
+                             network_copies=getattr(cluster, 'network_copies', ()))
         self.value_eval = value_eval
         self.scorer = scorer or Scorer(rollout)   # the search's rollouts judge dead stones
         # the networks' own answers (GoGui analyze, kata-analyze's leads), as the policy
@@ -94,6 +97,8 @@ class MCTSPlayer(Player):
                  f'{s.root_visits()} root visits{" (tree reused)" if reused else ""}, '
                  f'win rate {rate if rate is None else round(rate, 3)}, '
                  f'{s.tree.node_count} nodes')
+        if s.remote is not None:
+            self.log(f'goengine: {s.remote.rates(elapsed)}')
 
     def _report_network_error(self):
         networks = self.search.networks

@@ -127,6 +127,15 @@ def build_parser():
     clock.add_argument('--ponder', action='store_true',
                        help="think on the opponent's time")
 
+    cluster = p.add_argument_group('distributed search (docs/CLUSTER.md; needs Ray: '
+                                   'pip install -e .[cluster])')
+    cluster.add_argument('--cluster', metavar='ADDRESS',
+                         help="auto: a Ray cluster of this machine; HOST:PORT: join that one")
+    cluster.add_argument('--rollout-workers', type=nonnegative_int, default=None, metavar='N',
+                         help="rollout workers (default: the cluster's CPUs less 2, at least 1)")
+    cluster.add_argument('--network-workers', type=nonnegative_int, default=None, metavar='M',
+                         help="network workers (default: one a GPU of the cluster)")
+
     play = p.add_argument_group('play')
     play.add_argument('--policy-only', action='store_true',
                       help="no search: the policy network's move at once")
@@ -200,15 +209,20 @@ def _main(argv):
     except RolloutLoadError as exc:
         log(f'goengine: error: cannot load rollout policy: {exc}')
         return 2
+    kind = 'random' if weights is None else 'policy' if args.policy_only else 'search'
+    workers = None
+    if args.cluster or args.rollout_workers or args.network_workers:
+        workers = start_cluster(args, kind, rollout, weights, log)
+        if workers is None:
+            return 2
     try:
-        kind = 'random' if weights is None else 'policy' if args.policy_only else 'search'
         # --threads takes one road: the search's reaches its config (net_threads, above),
         # the policy player's goes to its network directly
         threads = args.threads if kind == 'policy' else None
         engine_player = loading.load_player(kind, weights, value_weights, rollout, threads,
                                             args.resign_threshold, config, log,
                                             temperature=args.temperature, device=device,
-                                            backend=backend)
+                                            backend=backend, cluster=workers)
     except Exception as exc:   # NetworkLoadError, or torch failing on a strange file
         log(f'goengine: error: cannot load network: {exc}')
         log('goengine: pass --weights FILE, or --weights none for a random test player')
@@ -239,6 +253,27 @@ def _main(argv):
     gtp_engine = engine.GtpEngine(player=engine_player, clock=clock, verbose=args.verbose,
                                   log=log, ponder=args.ponder)
     return protocol.serve(gtp_engine, in_fd=sys.stdin.fileno(), out=gtp_out)
+
+
+def start_cluster(args, kind, rollout, weights, log):
+    """The distributed search's workers (cluster.Workers), or None after one line saying
+    why there are none. Ray is imported here only."""
+    from goengine.programs import cluster
+    if kind != 'search':
+        log('goengine: error: --cluster serves the search: not with --policy-only or '
+            '--weights none')
+        return None
+    try:
+        ray = cluster.connect(args.cluster)
+        resources = ray.cluster_resources()
+        rollouts = (args.rollout_workers if args.rollout_workers is not None
+                    else max(1, int(resources.get('CPU', 0)) - 2))
+        networks = (args.network_workers if args.network_workers is not None
+                    else int(resources.get('GPU', 0)))
+        return cluster.Workers(ray, rollout, rollouts, weights, networks, log)
+    except cluster.ClusterError as exc:
+        log(f'goengine: error: {exc}')
+        return None
 
 
 def run():

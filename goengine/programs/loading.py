@@ -223,7 +223,7 @@ def value_source(weights, value_weights, player):
 
 def load_player(kind, weights=None, value_weights=None, rollout=None, threads=None,
                 resign_threshold=0.10, config=None, log=None, temperature=None, device='cpu',
-                backend='torch'):
+                backend='torch', cluster=None):
     """The player of `kind` (KINDS) with the networks in `weights` / `value_weights`.
 
     rollout: a RolloutPolicy (load_rollout()); None loads the default.
@@ -234,6 +234,7 @@ def load_player(kind, weights=None, value_weights=None, rollout=None, threads=No
     device: where the networks run (a name from inference.pick_device); on an
     accelerator the search batches more positions a call (search_config.for_device).
     backend: what runs them there (backends.pick_backend's choice).
+    cluster: the distributed search's workers (cluster.Workers), for the search only.
     Raises netfile.NetworkLoadError for a missing or corrupt network file.
     """
     if kind not in KINDS:
@@ -262,7 +263,7 @@ def load_player(kind, weights=None, value_weights=None, rollout=None, threads=No
                             temperature=temperature, scorer=scorer)
     from goengine.players.mcts_player import MCTSPlayer
     return MCTSPlayer(policy_eval, value_eval, rollout, config,
-                      resign_threshold=resign_threshold, log=log, scorer=scorer)
+                      resign_threshold=resign_threshold, log=log, scorer=scorer, cluster=cluster)
 
 
 def evaluator(path, kind, threads=None, device='cpu', use_bf16=None, backend='torch'):

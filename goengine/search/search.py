@@ -82,20 +82,29 @@ class Search:
     goengine.rollout._rollout.RolloutPolicy (None: uniform random rollouts).
     """
 
-    def __init__(self, policy_eval=None, value_eval=None, rollout=None, config=None):
+    def __init__(self, policy_eval=None, value_eval=None, rollout=None, config=None,
+                 remote_rollouts=None, network_copies=()):
         self.config = config or SearchConfig()
         self.tree = Tree(self.config, rollout)
+        self.remote = remote_rollouts   # goengine.search.remote.RemoteRollouts, or None
         self.networks = None
+        self.more_networks = []         # a thread for each copy (a remote network worker)
         if policy_eval is not None or value_eval is not None:
             from goengine.search.network_thread import NetworkThread
             self.networks = NetworkThread(self.tree, policy_eval, value_eval,
                                           self.config.batch_size, self.config.seed,
                                           self.config.ladder_min_stones)
+            self.more_networks = [
+                NetworkThread(self.tree, p, v, self.config.batch_size, self.config.seed + k,
+                              self.config.ladder_min_stones)
+                for k, (p, v) in enumerate(network_copies, 1)]
             self.tree.values_with_priors = self.networks.shared
             self.tree.scores_with_values = (self.networks.shared
                                             and self.config.score_utility > 0
                                             and policy_eval.has_score)
         self.sim_threads = self.config.simulation_threads(self.networks is not None)
+        if self.remote is not None and self.config.search_mode != 'zero':
+            self.sim_threads = self.config.sim_threads   # 0: the workers play every rollout
         self.root_key = None       # what the root is: see _key()
         self.root_moves = []       # the game's moves up to the root
         self.root_color = None     # the player to move at the root
@@ -104,8 +113,11 @@ class Search:
         self.last_evals = 0        # network evaluations (policy and value) in the last run()
 
     def close(self):
-        if self.networks is not None:
-            self.networks.close()
+        for thread in [self.networks] + self.more_networks:
+            if thread is not None:
+                thread.close()
+        if self.remote is not None:
+            self.remote.close()
 
     # -- the root -----------------------------------------------------------
 
@@ -199,11 +211,15 @@ class Search:
                    for _ in range(self.sim_threads)]
         for t in threads:
             t.start()
+        remote = self.remote if self.remote is not None and not self.tree.zero else None
+        if remote is not None:
+            remote.begin(self.tree, next(self.seeds))
         next_report = start + interval if report is not None else math.inf
         control = self._threshold_control()
         next_adapt = start + self.config.adapt_period
         try:
-            while any(t.is_alive() for t in threads):
+            while any(t.is_alive() for t in threads) or (remote is not None
+                                                         and self._remote_busy(max_sims, before)):
                 now = time.monotonic()
                 stop_at = deadline if now < deadline else last_deadline   # past it: unsure
                 if now >= last_deadline or (now >= deadline and not self.unsure()):
@@ -229,11 +245,20 @@ class Search:
             self.tree.stop()
             for t in threads:
                 t.join()
+            if remote is not None:
+                remote.finish()
             self._settle(last_deadline)
         self.last_sims = self.tree.sims_done - before
         self.last_evals = self.network_evaluations() - evals_before
         if report is not None:
             report(self.infos())
+
+    def _remote_busy(self, max_sims, before):
+        """Whether simulations are still to come with remote rollouts: leaves out, or
+        the playout limit not reached."""
+        if self.tree.rollouts_in_flight > 0:
+            return True
+        return not max_sims or self.tree.sims_done - before < max_sims
 
     def _settle(self, deadline):
         """Zero search: let the leaves still on their way to the network come back
@@ -250,8 +275,8 @@ class Search:
         """Positions the network thread has evaluated so far (policy and value)."""
         if self.networks is None:
             return 0
-        stats = self.networks.stats
-        return stats['policy_evals'] + (0 if self.networks.shared else stats['value_evals'])
+        return sum(t.stats['policy_evals'] + (0 if t.shared else t.stats['value_evals'])
+                   for t in [self.networks] + self.more_networks)
 
     def decided(self, sims, elapsed, time_left, max_sims=None):
         """True when no other root move can catch up with the most visited one:
@@ -401,6 +426,9 @@ class Search:
         s = dict(self.tree.stats())
         if self.networks is not None:
             s.update(self.networks.stats)
+            for thread in self.more_networks:   # summed over the threads
+                for key, value in thread.stats.items():
+                    s[key] += value
         return s
 
 

@@ -76,13 +76,15 @@ def test_a_worker_killed_mid_search_costs_no_time_and_leaves_the_tree_whole(loca
     start = time.monotonic()
     search.run(SearchLimits(desired=2.0, maximum=2.0))
     assert time.monotonic() - start < 2.3               # the deadline held
-    assert len(lines) == 1 and 'rollout worker 0 lost' in lines[0], lines
+    assert len(lines) == 1 and 'rollout worker 0 lost' in lines[0], lines   # one line a loss
     assert search.tree.rollouts_in_flight == 0
     assert int(np.sum(search.tree.children()['n_r'])) == search.tree.stats()['sims']
     # Ray restarts the worker: a later search uses it again
     time.sleep(3)
     search.run(SearchLimits(desired=1.0, maximum=1.0))
     assert search.remote.stats['leaves'] > 0
+    assert lines[1:] == ['goengine: rollout worker 0 back'], lines
+    assert local_ray.get(handles[0].ping.remote()) != victim
     search.close()
 
 

@@ -51,10 +51,14 @@ def rollout_workers(ray, count, rollout):
     dies), holding `rollout`'s patterns and weights."""
     from goengine.search.remote import RolloutWorker, rollout_arrays
     actor = ray.remote(num_cpus=1, max_restarts=-1)(RolloutWorker)
-    arrays = rollout_arrays(rollout)
+    # held for the workers' lifetime: Ray rebuilds a restarted actor from it
+    arrays = _kept.setdefault(id(rollout), ray.put(rollout_arrays(rollout)))
     workers = [actor.remote(arrays) for _ in range(count)]
     ray.get([w.ping.remote() for w in workers])
     return workers
+
+
+_kept = {}   # the object refs restarted actors are built from, for this process's life
 
 
 def network_workers(ray, count, weights):

@@ -128,6 +128,7 @@ class RemoteRollouts:
         self.batch, self.per_worker, self.lost_after = batch, per_worker, lost_after
         self.log = log or (lambda line: None)
         self.down_until = {}          # worker index -> time before which nothing is sent
+        self.lost = set()             # workers lost and not answered since
         self.seeds = itertools.count(1)
         self.thread = None
         self.stats = dict(batches=0, leaves=0, dropped=0, lost=0, in_place=0,
@@ -215,7 +216,7 @@ class RemoteRollouts:
                 self._lose(worker, type(exc).__name__)
                 continue
             self.tree.apply_rollouts(nodes, generation, colours, scores)
-            self.down_until.pop(worker, None)
+            self._answered(worker)
             self.stats['batches'] += 1
             self.stats['leaves'] += len(nodes)
             self.stats['latency'] += time.monotonic() - sent
@@ -233,20 +234,25 @@ class RemoteRollouts:
         self.stats['dropped'] += len(nodes)
 
     def _lose(self, worker, why):
-        """One line a loss; the worker is tried again a second later (Ray may restart it),
-        and its other batches in flight are given up."""
-        if self.down_until.get(worker, 0) > time.monotonic():
-            return
-        self.stats['lost'] += 1
+        """A worker's batches in flight are given up and it is tried again a second later
+        (Ray restarts a dead actor); one line when it is first lost, one when it is back."""
         self.down_until[worker] = time.monotonic() + 1.0
         for ref, (w, nodes, generation, _, _) in list(self.pending.items()):
             if w == worker:
                 del self.pending[ref]
                 self._drop(nodes, generation)
-        up = sum(until <= time.monotonic() for until in self.down_until.values())
-        up += len(self.workers) - len(self.down_until)
+        if worker in self.lost:
+            return
+        self.lost.add(worker)
+        self.stats['lost'] += 1
         self.log(f'goengine: rollout worker {worker} lost ({why}); its leaves dropped, '
-                 f'{up} of {len(self.workers)} left')
+                 f'{len(self.workers) - len(self.lost)} of {len(self.workers)} left')
+
+    def _answered(self, worker):
+        self.down_until.pop(worker, None)
+        if worker in self.lost:
+            self.lost.discard(worker)
+            self.log(f'goengine: rollout worker {worker} back')
 
     def rates(self, seconds):
         """A line for --verbose: leaves a second, batches and their mean round trip."""

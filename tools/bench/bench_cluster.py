@@ -9,6 +9,7 @@ remote rollout workers (docs/CLUSTER.md).
 
 import argparse
 import time
+from dataclasses import replace
 
 import numpy as np
 
@@ -18,7 +19,7 @@ from goengine.game.state import GameState
 from goengine.programs import cluster, loading
 from goengine.search.config import SearchConfig
 from goengine.search.limits import SearchLimits
-from goengine.search.remote import RemoteRollouts
+from goengine.search.remote import RemoteEvaluator, RemoteRollouts
 from goengine.search.search import Search
 from goengine.search._tree import Tree
 
@@ -58,17 +59,23 @@ def master_cost(rollout, seconds=3.0, batch=64):
     return (time.perf_counter() - start) / done * 1e6
 
 
-def search_rates(ray, rollout, weights, workers, seconds):
+def search_rates(ray, rollout, weights, workers, seconds, network_workers=0, device='cpu'):
     """(simulations/s, network evaluations/s, rollout leaves/s remote) of one search
-    from the empty board: in place (workers 0) or with that many rollout workers."""
-    policy = loading.evaluator(weights, 'policy', threads=1)
-    remote, handles = None, []
-    config = SearchConfig()
+    from the empty board: in place (workers 0) or with that many rollout workers, and
+    network_workers network copies beside the master's own network on `device`."""
+    policy = loading.evaluator(weights, 'policy', threads=1, device=device)
+    remote, handles, copies = None, [], []
+    config = SearchConfig().for_device(device)
     if workers:
         handles = cluster.rollout_workers(ray, workers, rollout)
         remote = RemoteRollouts(ray, handles)
-        config = SearchConfig(sim_threads=0)
-    search = Search(policy, policy, rollout, config, remote_rollouts=remote)
+        config = replace(config, sim_threads=0)
+    if network_workers:
+        nets = cluster.network_workers(ray, network_workers, weights)
+        handles += nets
+        copies = [(r, r) for r in (RemoteEvaluator(ray, w) for w in nets)]
+    search = Search(policy, policy, rollout, config, remote_rollouts=remote,
+                    network_copies=copies)
     search.set_position(GameState(19, 7.5), BLACK)
     search.run(SearchLimits(desired=seconds, maximum=seconds))
     sims, evals = search.last_sims / seconds, search.last_evals / seconds
@@ -87,6 +94,10 @@ def main(argv=None):
     parser.add_argument('--weights', default='weights/sl.pt')
     parser.add_argument('--seconds', type=float, default=10.0)
     parser.add_argument('--workers', default='0,1,2', help='rollout workers to try, 0: in place')
+    parser.add_argument('--network-workers', type=int, default=0,
+                        help="network workers beside the master's network (on the "
+                             "cluster's GPUs where it has them)")
+    parser.add_argument('--device', default='cpu', help="the master's own network")
     args = parser.parse_args(argv)
     rollout = loading.load_rollout()
     ray = cluster.connect(args.address)
@@ -97,8 +108,10 @@ def main(argv=None):
     print(f'Ray round trip: empty call {empty:.2f} ms, 64 rollouts from the root {batch:.1f} ms')
     print(f'master: {master_cost(rollout):.1f} us a simulation without its rollout')
     for count in (int(w) for w in args.workers.split(',')):
-        sims, evals, leaves = search_rates(ray, rollout, args.weights, count, args.seconds)
-        label = 'in place' if count == 0 else f'{count} remote rollout workers'
+        sims, evals, leaves = search_rates(ray, rollout, args.weights, count, args.seconds,
+                                           args.network_workers if count else 0, args.device)
+        label = ('in place' if count == 0 else f'{count} remote rollout workers'
+                 + (f', {args.network_workers} network workers' if args.network_workers else ''))
         print(f'{label}: {sims:.0f} simulations/s, {evals:.1f} network evaluations/s'
               + (f', {leaves:.0f} remote rollouts/s' if count else ''))
     ray.shutdown()

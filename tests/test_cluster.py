@@ -93,14 +93,47 @@ def gtp(args, commands, timeout=240, env=None):
                           capture_output=True, text=True, timeout=timeout, env=env)
 
 
-@needs_ray
-def test_one_rollout_and_one_network_worker_play_a_legal_game(tmp_path):
-    from sgfmill import boards
+def tiny_network(tmp_path):
     torch = pytest.importorskip('torch')
     from goengine.nn import netfile, nets
     torch.manual_seed(0)
     weights = tmp_path / 'tiny.pt'
     netfile.save_network(weights, nets.HeadsNet(filters=8, layers=2, board_size=9), half=False)
+    return weights
+
+
+@needs_ray
+def test_kata_analyze_runs_on_the_cluster(tmp_path):
+    engine = subprocess.Popen([sys.executable, 'gtp_main.py', '--weights', str(tiny_network(tmp_path)),
+                               '--cluster', 'auto', '--rollout-workers', '1'], cwd=ROOT,
+                              stdin=subprocess.PIPE, stdout=subprocess.PIPE,
+                              stderr=subprocess.DEVNULL, text=True)
+    try:
+        engine.stdin.write('boardsize 9\nclear_board\nkata-analyze b 20\n')
+        engine.stdin.flush()
+
+        def answer():
+            line = ''
+            while not line.strip():
+                line = engine.stdout.readline()
+            return line
+        for _ in range(2):
+            assert answer().startswith('=')    # boardsize, clear_board
+        line = answer()
+        if line.strip() == '=':                 # kata-analyze's header line
+            line = answer()
+        assert line.startswith('info move ') and ' visits ' in line, line
+        engine.stdin.write('quit\n')
+        engine.stdin.flush()
+        assert engine.wait(timeout=60) == 0
+    finally:
+        engine.kill()
+
+
+@needs_ray
+def test_one_rollout_and_one_network_worker_play_a_legal_game(tmp_path):
+    from sgfmill import boards
+    weights = tiny_network(tmp_path)
     moves = 24
     script = 'boardsize 9\nclear_board\nkomi 7\n' + ''.join(
         f'genmove {"bw"[i % 2]}\n' for i in range(moves)) + 'quit\n'

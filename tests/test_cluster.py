@@ -22,7 +22,8 @@ try:
     import ray
 except ImportError:
     ray = None
-needs_ray = pytest.mark.skipif(ray is None, reason='Ray is not installed (pip install -e .[cluster])')
+needs_ray = pytest.mark.skipif(ray is None,
+                               reason='Ray is not installed (pip install -e .[cluster])')
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 
 
@@ -104,8 +105,9 @@ def tiny_network(tmp_path):
 
 @needs_ray
 def test_kata_analyze_runs_on_the_cluster(tmp_path):
-    engine = subprocess.Popen([sys.executable, 'gtp_main.py', '--weights', str(tiny_network(tmp_path)),
-                               '--cluster', 'auto', '--rollout-workers', '1'], cwd=ROOT,
+    command = [sys.executable, 'gtp_main.py', '--weights', str(tiny_network(tmp_path)),
+               '--cluster', 'auto', '--rollout-workers', '1']
+    engine = subprocess.Popen(command, cwd=ROOT,
                               stdin=subprocess.PIPE, stdout=subprocess.PIPE,
                               stderr=subprocess.DEVNULL, text=True)
     try:

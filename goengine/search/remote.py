@@ -140,7 +140,7 @@ class RemoteRollouts:
         """Start serving `tree`'s search (after Tree.start)."""
         self.tree, self.seed = tree, seed
         self.stats.update(batches=0, leaves=0, dropped=0, latency=0.0, cpu=0.0)  # this search's
-        self.pending = {}             # object ref -> (worker index, nodes, generation, colours, sent)
+        self.pending = {}   # object ref -> (worker index, nodes, generation, colours, sent)
         self.stopping = threading.Event()
         self.root = self.ray.put(tree.root_state_bytes())
         self.komi = tree.komi
@@ -192,7 +192,8 @@ class RemoteRollouts:
         sent = 0
         for i in live:
             while out.get(i, 0) < self.per_worker:
-                nodes, generation, colours, moves, offsets = self.tree.take_rollout_leaves(self.batch)
+                leaves = self.tree.take_rollout_leaves(self.batch)
+                nodes, generation, colours, moves, offsets = leaves
                 if len(nodes) == 0:
                     return sent
                 ref = self.workers[i].play.remote(self.root, moves, offsets, self.komi,
@@ -259,8 +260,9 @@ class RemoteRollouts:
         s = self.stats
         trip = s['latency'] / s['batches'] * 1000 if s['batches'] else 0.0
         cost = s['cpu'] / s['leaves'] * 1e6 if s['leaves'] else 0.0
-        return (f"remote rollouts: {len(self.workers)} workers, {s['leaves'] / max(seconds, 1e-9):.0f} "
-                f"leaves/s, {s['batches']} batches of {self.batch}, round trip {trip:.1f} ms, "
+        rate = s['leaves'] / max(seconds, 1e-9)
+        return (f"remote rollouts: {len(self.workers)} workers, {rate:.0f} leaves/s, "
+                f"{s['batches']} batches of {self.batch}, round trip {trip:.1f} ms, "
                 f"dispatch {cost:.0f} us CPU a leaf, {s['dropped']} dropped, {s['lost']} losses")
 
     def close(self):

@@ -140,6 +140,11 @@ def run_without_ray(learner, args, log):
     return 0
 
 
+def _interrupt(*_):
+    """SIGTERM ends a run as Ctrl-C does: with a checkpoint."""
+    raise KeyboardInterrupt()
+
+
 def main(argv=None):
     args = build_parser().parse_args(argv)
     settings = RLSettings(args.games, args.lr, args.pool_every, args.positions_per_game,
@@ -155,7 +160,11 @@ def main(argv=None):
         log(f"selfplay_rl: iteration {learner.iteration} -> {args.export}")
         return 0
     if args.no_ray:
-        return run_without_ray(learner, args, log)
+        before = signal.signal(signal.SIGTERM, _interrupt)
+        try:
+            return run_without_ray(learner, args, log)
+        finally:
+            signal.signal(signal.SIGTERM, before)
     from goengine.programs import cluster
     try:
         ray = cluster.connect(args.address)
@@ -163,8 +172,7 @@ def main(argv=None):
         log(f"selfplay_rl: {exc}" + (" (or --no-ray on one machine)"
                                      if "not installed" in str(exc) else ""))
         return 2
-    before = signal.signal(signal.SIGTERM,
-                           lambda *_: (_ for _ in ()).throw(KeyboardInterrupt()))
+    before = signal.signal(signal.SIGTERM, _interrupt)
     workers = start_workers(ray, args.workers)
     from tqdm import tqdm
     bar = tqdm(total=args.iterations, disable=args.no_progress, unit="it")

@@ -52,23 +52,25 @@ def rollout_workers(ray, count, rollout):
     from goengine.search.remote import RolloutWorker, rollout_arrays
     actor = ray.remote(num_cpus=1, max_restarts=-1)(RolloutWorker)
     # held for the workers' lifetime: Ray rebuilds a restarted actor from it
-    arrays = _kept.setdefault(id(rollout), ray.put(rollout_arrays(rollout)))
+    if id(rollout) not in _kept:      # the policy is kept too, so that its id is not reused
+        _kept[id(rollout)] = (rollout, ray.put(rollout_arrays(rollout)))
+    arrays = _kept[id(rollout)][1]
     workers = [actor.remote(arrays) for _ in range(count)]
     ray.get([w.ping.remote() for w in workers])
     return workers
 
 
-_kept = {}   # the object refs restarted actors are built from, for this process's life
+_kept = {}   # id -> (policy, the object ref restarted actors are built from), for life
 
 
 def network_workers(ray, count, weights):
     """`count` NetworkWorker actors holding the network file `weights`: each on a GPU of
     the cluster while it has one free for each, else on one CPU."""
     from goengine.search.remote import NetworkWorker
-    gpus = ray.cluster_resources().get('GPU', 0)
-    options = dict(num_gpus=1) if gpus >= count else dict(num_cpus=1)
+    on_gpu = ray.cluster_resources().get('GPU', 0) >= count
+    options = dict(num_gpus=1) if on_gpu else dict(num_cpus=1)
     actor = ray.remote(max_restarts=-1, **options)(NetworkWorker)
-    return [actor.remote(weights, 'auto' if gpus >= count else 'cpu', 1 if gpus < count else None)
+    return [actor.remote(weights, 'auto' if on_gpu else 'cpu', None if on_gpu else 1)
             for _ in range(count)]
 
 

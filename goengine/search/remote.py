@@ -131,8 +131,7 @@ class RemoteRollouts:
         self.lost = set()             # workers lost and not answered since
         self.seeds = itertools.count(1)
         self.thread = None
-        self.stats = dict(batches=0, leaves=0, dropped=0, lost=0, in_place=0,
-                          latency=0.0, cpu=0.0)
+        self.stats = dict(batches=0, leaves=0, dropped=0, lost=0, latency=0.0, cpu=0.0)
 
     # -- one search ---------------------------------------------------------
 
@@ -174,7 +173,6 @@ class RemoteRollouts:
             now = time.monotonic()
             live = [i for i in range(len(self.workers)) if self.down_until.get(i, 0) <= now]
             if not live and not self.pending:
-                self.stats['in_place'] += 1
                 self.tree.run(next(self.seeds))   # no worker left: in place until the stop
                 return
             sent = self._fill(live)

@@ -846,6 +846,14 @@ cdef class Board:
         other._history = list(self._history)
         return other
 
+    def __reduce__(self):
+        """A board pickles whole (its C state, the positions seen for superko, komi and
+        history), so that Ray can ship it to a worker process of the same build."""
+        return (_unpickled_board, (self.st.size, self.komi, self.superko,
+                                   (<char*>&self.st)[:sizeof(BoardState)],
+                                   (<char*>self.seen_hashes)[:self.seen_len * sizeof(uint64_t)],
+                                   list(self._history)))
+
     def why_illegal(self, move, color=None):
         """None if legal, else a short reason (for GTP error messages)."""
         cdef int c = self._color(color)
@@ -1110,3 +1118,22 @@ cdef class Board:
     def __repr__(self):
         return f"<Board {self.st.size}x{self.st.size} move {self.st.move_number}, " \
                f"{_COLOR_NAMES[self.st.to_move]} to play>"
+
+
+def _unpickled_board(size, komi, superko, bytes state, bytes seen, history):
+    """The board Board.__reduce__ describes; a state of another build is refused."""
+    if len(state) != sizeof(BoardState) or len(seen) % sizeof(uint64_t):
+        raise ValueError('a pickled board of another build')
+    cdef Board board = Board.__new__(Board, size, komi, superko)
+    cdef int count = len(seen) // sizeof(uint64_t)
+    cdef uint64_t* grown
+    if count > board.seen_cap:
+        grown = <uint64_t*>realloc(board.seen_hashes, count * sizeof(uint64_t))
+        if grown == NULL:
+            raise MemoryError()
+        board.seen_hashes, board.seen_cap = grown, count
+    memcpy(&board.st, <const char*>state, sizeof(BoardState))
+    memcpy(board.seen_hashes, <const char*>seen, len(seen))
+    board.seen_len = count
+    board._history = list(history)
+    return board

@@ -223,3 +223,21 @@ def test_ownership_plays_on_after_the_game_ended():
     after = scoring.ownership(board, 200, seed=4)
     assert after[4, 7] < 0                       # the black stone at H5 is white's
     assert np.array_equal(after, before)         # same position, same seed: same playouts
+
+
+def test_a_board_pickles_whole():
+    """Ray ships boards to its workers: the copy plays on exactly as the original."""
+    import pickle
+    board = Board(9, komi=6.5)
+    for move in (20, 21, 29, 30, 12, 38, 22, 31):
+        board.play(move)
+    board.setup_stones(black=[80])
+    copy = pickle.loads(pickle.dumps(board))
+    assert (copy.size, copy.komi, copy.superko, copy.to_move) == (9, 6.5, True, board.to_move)
+    assert copy.history == board.history and copy.hash == board.hash
+    assert copy.legal_moves() == board.legal_moves()
+    assert copy.captures(BLACK) == board.captures(BLACK)
+    for move in copy.legal_moves()[:5]:
+        a, b = board.copy(), copy.copy()
+        a.play(move), b.play(move)
+        assert a.hash == b.hash and a.legal_moves() == b.legal_moves()

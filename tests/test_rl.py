@@ -197,3 +197,58 @@ def test_an_unreachable_cluster_is_one_clear_line(tiny, tmp_path, capsys):
                                      str(tiny), '--address', '127.0.0.1:1', '--size', '9'])
     err = capsys.readouterr().err.strip().splitlines()
     assert code == 2 and len(err) == 1 and 'cannot reach the Ray cluster' in err[0]
+
+
+# -- the value data of the RL run (AlphaGo's recipe, the current network playing out) ------
+
+def value_job(tmp_path, games=5, chunk=2, seed=0):
+    from training import selfplay
+    from tests.test_selfplay import random_games
+    starts = selfplay.StartPositions(random_games(9, 12), 7.5, size=9)
+    return selfplay.RLValueData(tmp_path / 'values', starts, games, seed=seed, chunk=chunk)
+
+
+def current_of(tiny):
+    from training.rl_workers import spec_of
+    return (('current', 0), spec_of(netfile.load_network(tiny)))
+
+
+def shard_of(job, iteration):
+    from training import value_shards
+    meta, records = value_shards.read_shard(job.path(iteration))
+    return records, meta
+
+
+def test_value_data_chunks_played_out_by_a_worker_make_one_shard_under_the_seed(tiny, tmp_path):
+    from training.rl_workers import SelfPlayWorker
+    worker, current = SelfPlayWorker(), current_of(tiny)
+    job = value_job(tmp_path)
+    chunks = job.chunks(3)
+    assert [len(drawn) for drawn, _ in chunks] == [2, 2, 1]
+    parts = [worker.value_records(current, drawn, seed) for drawn, seed in chunks]
+    assert job.write(3, parts)[0] == 5
+    records, meta = shard_of(job, 3)
+    assert meta['continuation'] == 'rl-policy' and meta['index'] == 3
+    assert set(np.unique(records['outcome'])) <= {-1.0, 1.0}
+    # the outcome is the count's, for the side to move at the start position
+    black_won = records['score'] > 0
+    assert np.array_equal(records['outcome'] > 0, black_won == (records['to_move'] == BLACK))
+    again = [worker.value_records(current, drawn, seed) for drawn, seed in job.chunks(3)]
+    for name in records:
+        assert np.array_equal(np.concatenate([p[0][name] for p in again]), records[name])
+
+
+@needs_ray
+def test_ray_workers_make_the_value_shard_the_processes_make(tiny, tmp_path, local_ray):
+    from training.rl_workers import value_in_process
+    workers = tool('selfplay_rl').start_workers(ray, 2)
+    current = current_of(tiny)
+    on_ray = value_job(tmp_path / 'ray')
+    assert tool('selfplay_rl').collect_value_data(ray, workers, ray.put(current), on_ray, 1,
+                                                  print)[0] == 5
+    local = value_job(tmp_path / 'local')
+    local.write(1, [value_in_process(current, drawn, seed, 1.0, 0, 'cpu')
+                    for drawn, seed in local.chunks(1)])
+    (ray_records, _), (local_records, _) = shard_of(on_ray, 1), shard_of(local, 1)
+    for name in ray_records:
+        assert np.array_equal(ray_records[name], local_records[name]), name

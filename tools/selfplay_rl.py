@@ -9,8 +9,15 @@ one policy-gradient step (training/rl_learner.py); the run folder resumes after 
 and Ctrl-C or SIGTERM ends it with a checkpoint. A worker that dies loses only the games
 it had not finished: they are played again on another worker, none is counted twice.
 
+With --value-data DIR the same workers also make the value network's data, AlphaGo's
+recipe with the current RL network playing the games out (training/selfplay.py,
+RLValueData): one shard of --value-games games an iteration, each game one position
+labelled with its result, which tools/train_value.py --selfplay DIR trains on.
+
     .venv/bin/python tools/selfplay_rl.py --run-dir runs/rl --init-weights weights/heads-k96.pt \\
         --games 128 --workers 2 --iterations 1000
+    .venv/bin/python tools/selfplay_rl.py --run-dir runs/rl --games 128 --workers 2 \
+        --value-data data/selfplay-rl --iterations 1000
     .venv/bin/python tools/selfplay_rl.py --run-dir runs/rl --export weights/rl.pt
     .venv/bin/python tools/selfplay_rl.py --run-dir runs/rl --address 10.0.0.1:6379 --workers 32
 """
@@ -53,6 +60,15 @@ def build_parser():
     p.add_argument("--chunk", type=int, default=0,
                    help="games a worker plays per request (default: games / workers)")
     p.add_argument("--seed", type=int, default=0)
+    p.add_argument("--value-data", metavar="DIR",
+                   help="also make value data: every iteration one shard of --value-games "
+                        "games (AlphaGo's recipe, the current network playing them out) in DIR, "
+                        "which tools/train_value.py --selfplay reads")
+    p.add_argument("--value-games", type=int, default=128,
+                   help="value games an iteration with --value-data (default %(default)s)")
+    p.add_argument("--data-dir", default=None,
+                   help="the training game collections the value games start from "
+                        "(default: training/dataset.py's)")
     p.add_argument("--export", metavar="FILE", help="write the current network (fp16) and stop")
     p.add_argument("--no-progress", action="store_true")
     return p
@@ -63,40 +79,60 @@ def start_workers(ray, count):
     return [actor.remote() for _ in range(count)]
 
 
-def collect_games(ray, workers, current, opponent, args, iteration, log):
-    """This iteration's games from the workers: chunks sent out, every finished chunk
-    kept; a chunk whose worker died goes to another (a fresh actor takes its place)."""
+def collect(ray, workers, calls, log, what="games"):
+    """The results of `calls` (each a function of a worker returning an object ref), in
+    order: one call out a worker at a time, every finished one kept; a call whose worker
+    died is made again on a fresh actor that takes the dead one's place."""
     from ray.exceptions import RayActorError, WorkerCrashedError
-    count = args.games
-    chunk = args.chunk or max(1, -(-count // len(workers)))
-    sizes = [min(chunk, count - start) for start in range(0, count, chunk)]
-    pending, games, next_seed = {}, [], 0
+    results, pending, queue = [None] * len(calls), {}, list(range(len(calls)))
 
-    def send(worker, size):
-        nonlocal next_seed
-        seed = (args.seed, iteration, next_seed)
-        next_seed += 1
-        ref = worker.play.remote(current, opponent, size, hash(seed) % 2**32, args.size,
-                                 args.komi, args.max_moves)
-        pending[ref] = (worker, size)
-
-    queue = list(sizes)
-    for worker in workers:
+    def send(worker):
         if queue:
-            send(worker, queue.pop(0))
+            index = queue.pop(0)
+            pending[calls[index](worker)] = (worker, index)
+
+    for worker in workers:
+        send(worker)
     while pending:
         done, _ = ray.wait(list(pending), num_returns=1)
-        worker, size = pending.pop(done[0])
+        worker, index = pending.pop(done[0])
         try:
-            games.extend(ray.get(done[0]))
+            results[index] = ray.get(done[0])
         except (RayActorError, WorkerCrashedError) as exc:
-            log(f"selfplay_rl: a worker died ({type(exc).__name__}); its {size} unfinished "
-                "games are played again elsewhere")
+            log(f"selfplay_rl: a worker died ({type(exc).__name__}); its unfinished {what} "
+                "are played again elsewhere")
             workers[workers.index(worker)] = worker = start_workers(ray, 1)[0]
-            queue.insert(0, size)
-        if queue:
-            send(worker, queue.pop(0))
-    return games
+            queue.insert(0, index)
+        send(worker)
+    return results
+
+
+def chunk_sizes(args):
+    chunk = args.chunk or max(1, -(-args.games // args.workers))
+    return [min(chunk, args.games - start) for start in range(0, args.games, chunk)]
+
+
+def game_seed(args, iteration, chunk):
+    return hash((args.seed, iteration, chunk)) % 2**32
+
+
+def collect_games(ray, workers, current, opponent, args, iteration, log):
+    """This iteration's games from the workers, in chunks (the same under the seed as
+    --no-ray's)."""
+    calls = [lambda worker, i=i, size=size: worker.play.remote(
+                 current, opponent, size, game_seed(args, iteration, i), args.size,
+                 args.komi, args.max_moves)
+             for i, size in enumerate(chunk_sizes(args))]
+    return [game for chunk in collect(ray, workers, calls, log) for game in chunk]
+
+
+def collect_value_data(ray, workers, current, value_data, iteration, log):
+    """This iteration's value shard, its games played out on the workers; (games,
+    network positions evaluated)."""
+    calls = [lambda worker, drawn=drawn, seed=seed: worker.value_records.remote(
+                 current, drawn, seed, value_data.temperature, value_data.net_moves)
+             for drawn, seed in value_data.chunks(iteration)]
+    return value_data.write(iteration, collect(ray, workers, calls, log, "value games"))
 
 
 def iteration_networks(learner):
@@ -108,36 +144,54 @@ def iteration_networks(learner):
     return current, (("pool", path), spec_of(netfile.load_network(path))), path
 
 
-def iteration_line(entry, path, rate):
+def iteration_line(entry, path, rate, value_data=None):
+    values = (f", {value_data.games} value games" if value_data is not None else "")
     return (f"iteration {entry['iteration']}: {entry['won']} of {entry['games']} won "
             f"against {path.rsplit('/', 1)[-1]}, entropy {entry['entropy']:.3f}, "
-            f"{rate:.2f} games/s")
+            f"{rate:.2f} games/s{values}")
 
 
-def run_without_ray(learner, args, log):
+def run_without_ray(learner, args, value_data, log):
     """The same iterations with the workers as processes of this machine."""
     import concurrent.futures
     import multiprocessing
-    from training.rl_workers import play_in_process
-    chunk = args.chunk or max(1, -(-args.games // args.workers))
+    from training.rl_workers import play_in_process, value_in_process
     context = multiprocessing.get_context("spawn")
     with concurrent.futures.ProcessPoolExecutor(args.workers, mp_context=context) as pool:
         try:
             for _ in range(args.iterations):
                 start = time.monotonic()
+                iteration = learner.iteration
                 current, opponent, path = iteration_networks(learner)
-                sizes = [min(chunk, args.games - s) for s in range(0, args.games, chunk)]
                 futures = [pool.submit(play_in_process, current, opponent, size,
-                                       hash((args.seed, learner.iteration, i)) % 2**32,
-                                       args.size, args.komi, args.max_moves, args.device)
-                           for i, size in enumerate(sizes)]
+                                       game_seed(args, iteration, i), args.size, args.komi,
+                                       args.max_moves, args.device)
+                           for i, size in enumerate(chunk_sizes(args))]
+                values = [] if value_data is None else [
+                    pool.submit(value_in_process, current, drawn, seed,
+                                value_data.temperature, value_data.net_moves, args.device)
+                    for drawn, seed in value_data.chunks(iteration)]
                 games = [g for f in futures for g in f.result()]
+                if values:
+                    value_data.write(iteration, [f.result() for f in values])
                 entry = learner.update(games)
-                log(iteration_line(entry, path, len(games) / (time.monotonic() - start)))
+                log(iteration_line(entry, path, len(games) / (time.monotonic() - start),
+                                   value_data))
         except KeyboardInterrupt:
             learner.save()
             log(f"selfplay_rl: stopped at iteration {learner.iteration}, checkpoint written")
     return 0
+
+
+def start_value_data(args, log):
+    """The run's RLValueData (None without --value-data), its start positions from the
+    training split of the game collections."""
+    if not args.value_data:
+        return None
+    from training import dataset, selfplay
+    store = dataset.load_split("train", args.data_dir or dataset.DATA_DIR, log=log)
+    starts = selfplay.StartPositions(store, args.komi, args.size)
+    return selfplay.RLValueData(args.value_data, starts, args.value_games, args.seed)
 
 
 def _interrupt(*_):
@@ -159,10 +213,19 @@ def main(argv=None):
         learner.export(args.export)
         log(f"selfplay_rl: iteration {learner.iteration} -> {args.export}")
         return 0
+    if learner.model.board_size != args.size:
+        log(f"selfplay_rl: the run's network plays {learner.model.board_size}x"
+            f"{learner.model.board_size}, not --size {args.size}")
+        return 2
+    try:
+        value_data = start_value_data(args, log)
+    except (OSError, ValueError) as exc:
+        log(f"selfplay_rl: cannot make value data: {exc}")
+        return 2
     if args.no_ray:
         before = signal.signal(signal.SIGTERM, _interrupt)
         try:
-            return run_without_ray(learner, args, log)
+            return run_without_ray(learner, args, value_data, log)
         finally:
             signal.signal(signal.SIGTERM, before)
     from goengine.programs import cluster
@@ -180,14 +243,17 @@ def main(argv=None):
         for _ in range(args.iterations):
             start = time.monotonic()
             current, opponent, path = iteration_networks(learner)
-            games = collect_games(ray, workers, ray.put(current), ray.put(opponent), args,
-                                  learner.iteration, log)
+            iteration, current = learner.iteration, ray.put(current)
+            games = collect_games(ray, workers, current, ray.put(opponent), args, iteration,
+                                  log)
+            if value_data is not None:
+                collect_value_data(ray, workers, current, value_data, iteration, log)
             entry = learner.update(games)
             rate = len(games) / (time.monotonic() - start)
             bar.set_postfix(iteration=entry["iteration"], won=f"{entry['win_rate']:.2f}",
                             entropy=f"{entry['entropy']:.2f}", games_s=f"{rate:.2f}")
             bar.update(1)
-            log(iteration_line(entry, path, rate))
+            log(iteration_line(entry, path, rate, value_data))
     except KeyboardInterrupt:
         learner.save()
         log(f"selfplay_rl: stopped at iteration {learner.iteration}, checkpoint written")

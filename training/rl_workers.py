@@ -1,7 +1,10 @@
 """Self-play workers for the RL stage: each holds network copies and plays games on
-request. The driver (tools/selfplay_rl.py) makes them Ray actors, on this machine or
-across a cluster; in-process they serve a run without Ray."""
+request, the RL games against the pool and the value data's games (AlphaGo's recipe,
+training/selfplay.py, with the current RL network playing them out). The driver
+(tools/selfplay_rl.py) makes them Ray actors, on this machine or across a cluster;
+in-process they serve a run without Ray."""
 
+import numpy as np
 import torch
 
 from goengine.nn.inference import NetworkEvaluator
@@ -31,6 +34,7 @@ class SelfPlayWorker:
         torch.set_num_threads(threads)
         self.device = device
         self.cache = {}
+        self.rollout = None
 
     def _model(self, version, spec):
         if version not in self.cache:
@@ -45,6 +49,17 @@ class SelfPlayWorker:
         return play_games(self._model(*current), self._model(*opponent), count, seed,
                           size=size, komi=komi, max_moves=max_moves)
 
+    def value_records(self, current, drawn, seed, temperature=1.0, net_moves=0):
+        """The value records (selfplay.finish_records) of the start positions `drawn`,
+        played out by the network `current` ((version, spec)) from the rng `seed`."""
+        from goengine.programs.loading import load_rollout
+        from training import selfplay
+        if self.rollout is None:
+            self.rollout = load_rollout()
+        continuation = selfplay.PolicyContinuation(self._model(*current), self.rollout,
+                                                   temperature, net_moves)
+        return selfplay.finish_records(drawn, continuation, np.random.default_rng(seed))
+
     def pid(self):
         import os
         return os.getpid()
@@ -53,10 +68,19 @@ class SelfPlayWorker:
 _worker = None
 
 
-def play_in_process(current, opponent, count, seed, size, komi, max_moves, device):
-    """SelfPlayWorker.play in a process of a pool (the driver's --no-ray): one worker a
-    process, kept between calls."""
+def _kept_worker(device):
+    """The worker of this process of a pool (the driver's --no-ray), kept between calls."""
     global _worker
     if _worker is None:
         _worker = SelfPlayWorker(1, device)
-    return _worker.play(current, opponent, count, seed, size, komi, max_moves)
+    return _worker
+
+
+def play_in_process(current, opponent, count, seed, size, komi, max_moves, device):
+    """SelfPlayWorker.play in a process of a pool."""
+    return _kept_worker(device).play(current, opponent, count, seed, size, komi, max_moves)
+
+
+def value_in_process(current, drawn, seed, temperature, net_moves, device):
+    """SelfPlayWorker.value_records in a process of a pool."""
+    return _kept_worker(device).value_records(current, drawn, seed, temperature, net_moves)

@@ -120,7 +120,8 @@ class PolicyContinuation:
         played, evaluated = 0, 0
         limit = self.net_moves or 2 * boards[0].size ** 2
         while live and played < limit:
-            planes = features.policy_planes_batch([boards[i] for i in live])
+            planes = features.input_planes_batch([boards[i] for i in live],
+                                                 self.evaluator.planes)
             sensible = planes[:, features.SENSIBLENESS].reshape(len(live), -1).astype(bool)
             probs = self.evaluator.policy(planes, self.temperature, sensible)
             evaluated += len(live)
@@ -143,7 +144,14 @@ def sample(probs, rng):
 def make_records(starts, continuation, games, rng):
     """The records of `games` self-play games (a dict of value_shards.ARRAYS) and
     the number of network positions evaluated."""
-    drawn = [starts.draw(rng) for _ in range(games)]
+    return finish_records([starts.draw(rng) for _ in range(games)], continuation, rng)
+
+
+def finish_records(drawn, continuation, rng):
+    """The records of the games from `drawn` start positions ((board, U) pairs of
+    StartPositions.draw) played out by `continuation`, and the network positions that
+    took: the half of make_records a worker does when the starts are drawn elsewhere."""
+    games = len(drawn)
     boards = [board for board, _ in drawn]
     results, evaluated = continuation.finish(boards, rng)
     planes = features.value_planes_batch(boards)
@@ -159,6 +167,11 @@ def make_records(starts, continuation, games, rng):
         "score": score,
         "start_move": np.array([u for _, u in drawn], np.int16),
     }, evaluated
+
+
+def joined_records(parts):
+    """One records dict of several, in order (the chunks of one shard)."""
+    return {name: np.concatenate([part[name] for part in parts]) for name in parts[0]}
 
 
 class Generator:
@@ -193,3 +206,46 @@ class Generator:
                 "made": time.strftime("%Y-%m-%dT%H:%M:%S")}
         value_shards.write_shard(self.path(index), records, meta)
         return len(records["outcome"]), evaluated
+
+
+class RLValueData:
+    """The value data an RL run makes beside its games (AlphaGo's recipe, with the current
+    RL network playing both sides to the end, as the paper's value data came from its RL
+    policy): each iteration's start positions are drawn here, played out on the run's
+    workers in chunks, and written as one shard named by the iteration. Iteration i's
+    shard comes from the seed (seed, i) alone, so a run killed mid-shard remakes it whole.
+    """
+
+    continuation = "rl-policy"
+
+    def __init__(self, folder, starts, games, seed=0, chunk=32, temperature=1.0,
+                 net_moves=0):
+        if games < 1 or chunk < 1:
+            raise ValueError("value data needs at least one game a chunk")
+        self.folder, self.starts, self.games, self.seed = folder, starts, games, seed
+        self.chunk, self.temperature, self.net_moves = chunk, temperature, net_moves
+        os.makedirs(folder, exist_ok=True)
+
+    def path(self, iteration):
+        return os.path.join(self.folder,
+                            f"{self.continuation}-seed{self.seed}-{iteration:06d}"
+                            f"{value_shards.SUFFIX}")
+
+    def chunks(self, iteration):
+        """[(drawn, seed)] of the iteration: its start positions ((board, U) pairs) in
+        chunks, each with the seed its games are played out from."""
+        rng = np.random.default_rng([self.seed, iteration])
+        drawn = [self.starts.draw(rng) for _ in range(self.games)]
+        return [(drawn[i:i + self.chunk], (self.seed, iteration, k))
+                for k, i in enumerate(range(0, self.games, self.chunk))]
+
+    def write(self, iteration, parts):
+        """Write the iteration's shard from the chunks' (records, evaluated), in chunk
+        order; returns (games, network positions evaluated)."""
+        records = joined_records([records for records, _ in parts])
+        meta = {"continuation": self.continuation, "seed": self.seed, "index": iteration,
+                "komi": self.starts.komi, "size": self.starts.size,
+                "planes": features.NUM_VALUE_PLANES, "temperature": self.temperature,
+                "net_moves": self.net_moves, "made": time.strftime("%Y-%m-%dT%H:%M:%S")}
+        value_shards.write_shard(self.path(iteration), records, meta)
+        return len(records["outcome"]), sum(evaluated for _, evaluated in parts)

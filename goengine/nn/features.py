@@ -44,6 +44,13 @@ def value_planes_batch(boards):
     return _batch(boards, NUM_VALUE_PLANES, value_planes)
 
 
+def input_planes_batch(boards, count):
+    """input_planes for a list of boards of one size: (N, count, size, size) uint8."""
+    if count == NUM_VALUE_PLANES:
+        return value_planes_batch(boards)
+    return policy_planes_batch(boards)
+
+
 def apply_symmetry(planes, k):
     """Symmetry k (0..7) of the board on the last two axes: k & 4 transposes,
     then k & 3 quarter turns.  k = 0 is the identity."""

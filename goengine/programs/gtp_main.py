@@ -142,6 +142,9 @@ def build_parser():
     play.add_argument('--temperature', type=nonnegative_float, default=None, metavar='T',
                       help='with --policy-only: sample from p ** (1/T) (README: Playing '
                            'strength)')
+    play.add_argument('--strength', metavar='RANK',
+                      help='play at a rank, 13k to 4k, as measured against GNU Go 3.8 '
+                           '(README: Playing strength; "list" lists the levels)')
     play.add_argument('--resign-threshold', type=probability, default=0.10, metavar='P',
                       help='resign below this win rate, never in the opening '
                            '(default %(default)s; 0: never)')
@@ -182,6 +185,10 @@ def _main(argv):
     if args.margin < 0:
         log('goengine: --margin must be >= 0')
         return 2
+    if args.strength is not None:
+        status = apply_strength(args)
+        if status is not None:
+            return status
     if args.temperature is not None and not args.policy_only:
         log('goengine: --temperature is for the policy player: add --policy-only')
         return 2
@@ -253,6 +260,37 @@ def _main(argv):
     gtp_engine = engine.GtpEngine(player=engine_player, clock=clock, verbose=args.verbose,
                                   log=log, ponder=args.ponder)
     return protocol.serve(gtp_engine, in_fd=sys.stdin.fileno(), out=gtp_out)
+
+
+def apply_strength(args):
+    """Set the play flags of the --strength level (players/strength.py) on `args`, which
+    must not set them itself; an exit status when the engine is not to run."""
+    from goengine.players import strength
+    if args.strength.strip().lower() == 'list':
+        log(strength.table())
+        return 0
+    taken = [flag for flag, given in (('--policy-only', args.policy_only),
+                                      ('--temperature', args.temperature is not None),
+                                      ('--playouts', args.playouts is not None),
+                                      ('--weights', args.weights is not None),
+                                      ('--search-mode', args.search_mode is not None))
+             if given]
+    if taken:
+        log(f'goengine: error: --strength sets its own play: drop {", ".join(taken)}')
+        return 2
+    try:
+        level, note = strength.level_for(args.strength)
+    except ValueError as exc:
+        log(f'goengine: error: --strength: {exc}')
+        return 2
+    if note:
+        log(f'goengine: {note}')
+    log(f'goengine: strength {level.describe()}')
+    args.network = strength.LEVEL_NETWORK
+    args.policy_only = level.policy_only
+    args.temperature = level.temperature if level.policy_only else None
+    args.playouts = level.playouts
+    return None
 
 
 def start_cluster(args, kind, rollout, weights, log):

@@ -20,6 +20,11 @@ def test_rank_values(rank, value):
     assert strength.rank_value(rank) == value
 
 
+def test_rank_names_invert_rank_values():
+    for value in range(-30, 9):
+        assert strength.rank_value(strength.rank_name(value)) == value
+
+
 @pytest.mark.parametrize('rank', ['', 'k', '0k', '31k', '10d', 'abc', '5 k', '1p'])
 def test_bad_ranks_are_refused(rank):
     with pytest.raises(ValueError):
@@ -40,8 +45,7 @@ def test_a_rank_plays_the_strongest_level_not_above_it():
     above, note = strength.level_for('9d')
     assert above == strongest and strongest.rank in note
     for value in range(strength.rank_value(weakest.rank), strength.rank_value(strongest.rank)):
-        rank = f'{-value}k' if value < 0 else f'{value + 1}d'
-        level, _ = strength.level_for(rank)
+        level, _ = strength.level_for(strength.rank_name(value))
         assert strength.rank_value(level.rank) <= value
 
 

@@ -20,9 +20,10 @@ import os
 import re
 
 import _checkout  # noqa: F401  (this checkout's packages first)
+from goengine.players.strength import rank_name, rank_value
 from harness.stats import wilson_interval
 
-GNUGO_RANK = -9          # 9 kyu, on strength.rank_value's scale (1d = 0)
+GNUGO_RANK = rank_value("9k")
 RANK_ODDS = math.log(0.68 / 0.32)
 
 
@@ -50,12 +51,6 @@ def ranks_above_even(wins, games, z=1.96):
     point = (wins + 0.5) / (games + 1)
     clip = lambda p: min(max(p, 0.5 / (games + 1)), 1 - 0.5 / (games + 1))   # noqa: E731
     return [math.log(clip(p) / (1 - clip(p))) / RANK_ODDS for p in (point, low, high)]
-
-
-def rank_name(value):
-    """A rank on strength.rank_value's scale, rounded: -9 is 9k, 0 is 1d."""
-    value = round(value)
-    return f"{-value}k" if value < 0 else f"{value + 1}d"
 
 
 def condition(stones):

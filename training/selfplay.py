@@ -174,6 +174,14 @@ def joined_records(parts):
     return {name: np.concatenate([part[name] for part in parts]) for name in parts[0]}
 
 
+def shard_meta(continuation, seed, index, starts, temperature, net_moves):
+    """What a value shard says of how it was made (its meta dict)."""
+    return {"continuation": continuation, "seed": seed, "index": index, "komi": starts.komi,
+            "size": starts.size, "planes": features.NUM_VALUE_PLANES,
+            "temperature": temperature, "net_moves": net_moves,
+            "made": time.strftime("%Y-%m-%dT%H:%M:%S")}
+
+
 class Generator:
     """Shards of self-play records in `folder`, shard i from seed (seed, i)."""
 
@@ -198,12 +206,9 @@ class Generator:
         rng = np.random.default_rng([self.seed, index])
         records, evaluated = make_records(self.starts, self.continuation,
                                           self.games_per_shard, rng)
-        meta = {"continuation": self.continuation.name, "seed": self.seed, "index": index,
-                "komi": self.starts.komi, "size": self.starts.size,
-                "planes": features.NUM_VALUE_PLANES,
-                "temperature": getattr(self.continuation, "temperature", None),
-                "net_moves": getattr(self.continuation, "net_moves", None),
-                "made": time.strftime("%Y-%m-%dT%H:%M:%S")}
+        meta = shard_meta(self.continuation.name, self.seed, index, self.starts,
+                          getattr(self.continuation, "temperature", None),
+                          getattr(self.continuation, "net_moves", None))
         value_shards.write_shard(self.path(index), records, meta)
         return len(records["outcome"]), evaluated
 
@@ -243,9 +248,7 @@ class RLValueData:
         """Write the iteration's shard from the chunks' (records, evaluated), in chunk
         order; returns (games, network positions evaluated)."""
         records = joined_records([records for records, _ in parts])
-        meta = {"continuation": self.continuation, "seed": self.seed, "index": iteration,
-                "komi": self.starts.komi, "size": self.starts.size,
-                "planes": features.NUM_VALUE_PLANES, "temperature": self.temperature,
-                "net_moves": self.net_moves, "made": time.strftime("%Y-%m-%dT%H:%M:%S")}
+        meta = shard_meta(self.continuation, self.seed, iteration, self.starts,
+                          self.temperature, self.net_moves)
         value_shards.write_shard(self.path(iteration), records, meta)
         return len(records["outcome"]), sum(evaluated for _, evaluated in parts)

@@ -64,6 +64,12 @@ def rank_value(rank):
     raise ValueError(f'a rank runs from 30k to 9d, not {rank!r}')
 
 
+def rank_name(value):
+    """rank_value's inverse, rounding: -9 is '9k', 0 is '1d'."""
+    value = round(value)
+    return f'{-value}k' if value < 0 else f'{value + 1}d'
+
+
 def level_for(rank):
     """The strongest level no stronger than `rank` (the weakest where `rank` is below them
     all), and a note when that is not the rank asked. Raises ValueError for a malformed

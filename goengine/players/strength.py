@@ -23,19 +23,21 @@ LEVEL_NETWORK = 'large'
 @dataclass(frozen=True)
 class Level:
     """One measured setting: `rank` as the match estimated it, and the play flags that
-    make it (policy-only with a temperature, or the search with a playout cap)."""
+    make it (policy-only with a temperature, or the search with a playout cap and the
+    search mode it was measured in, so that a change of the default leaves it alone)."""
 
     rank: str
     policy_only: bool
     temperature: float = None
     playouts: int = None
+    search_mode: str = None
 
     def describe(self):
         if self.policy_only:
             how = ('the policy network alone, greedy' if not self.temperature else
                    f'the policy network alone at temperature {self.temperature:g}')
         else:
-            how = f'the search, {self.playouts} playouts a move'
+            how = f'the {self.search_mode} search, {self.playouts} playouts a move'
         return f'{self.rank}: {how}'
 
 

@@ -273,7 +273,9 @@ def apply_strength(args):
                                       ('--temperature', args.temperature is not None),
                                       ('--playouts', args.playouts is not None),
                                       ('--weights', args.weights is not None),
-                                      ('--search-mode', args.search_mode is not None))
+                                      ('--search-mode', args.search_mode is not None),
+                                      ('--network', args.network not in
+                                       (loading.AUTO, strength.LEVEL_NETWORK)))
              if given]
     if taken:
         log(f'goengine: error: --strength sets its own play: drop {", ".join(taken)}')
@@ -290,6 +292,7 @@ def apply_strength(args):
     args.policy_only = level.policy_only
     args.temperature = level.temperature if level.policy_only else None
     args.playouts = level.playouts
+    args.search_mode = level.search_mode
     return None
 
 

@@ -55,11 +55,20 @@ def run_main(args, stdin='', timeout=120):
 
 
 def test_the_engine_plays_at_a_level_and_says_which():
-    result = run_main(['--strength', '7k'], 'genmove b\nquit\n')
+    result = run_main(['--strength', '8k'], 'genmove b\nquit\n')
     assert result.returncode == 0, result.stderr
     assert re.match(r'= [A-HJ-T]\d{1,2}\n', result.stdout)
     assert 'playing 9k' in result.stderr
     assert 'temperature 1\n' in result.stderr
+
+
+def test_a_search_level_plays_its_playouts_in_its_own_mode():
+    result = run_main(['--strength', '1d'], 'genmove b\nquit\n')
+    assert result.returncode == 0, result.stderr
+    assert re.match(r'= [A-HJ-T]\d{1,2}\n', result.stdout)
+    strongest = strength.LEVELS[-1]
+    assert f'playing {strongest.rank}' in result.stderr
+    assert f'the {strongest.search_mode} search, {strongest.playouts} playouts' in result.stderr
 
 
 @pytest.mark.parametrize('extra, named', [(['--policy-only'], '--policy-only'),
@@ -91,3 +100,15 @@ def test_every_level_has_a_measured_row_in_the_readme():
         row = re.search(rf'^\| `--strength {level.rank}` \|(.*)$', readme, re.M)
         assert row, f'README has no row for --strength {level.rank}'
         assert re.search(r'\d+ of \d+', row.group(1)) and '%' in row.group(1), row.group(0)
+
+
+def test_every_level_sets_the_flags_it_names():
+    from goengine.programs import gtp_main
+    for level in strength.LEVELS:
+        args = gtp_main.build_parser().parse_args(['--strength', level.rank])
+        assert gtp_main.apply_strength(args) is None
+        assert (args.policy_only, args.temperature, args.playouts) == (
+            level.policy_only, level.temperature, level.playouts)
+        assert args.network == strength.LEVEL_NETWORK
+        if not level.policy_only:
+            assert gtp_main.search_config(args).search_mode == level.search_mode

@@ -46,7 +46,9 @@ class Level:
 LEVELS = (
     Level('13k', policy_only=True, temperature=1.5),
     Level('9k', policy_only=True, temperature=1.0),
+    Level('7k', policy_only=True, temperature=0.9),
     Level('4k', policy_only=True, temperature=0.5),
+    Level('2k', policy_only=False, playouts=800, search_mode='apv'),
 )
 
 _RANK = re.compile(r'^(\d{1,2})([kd])$')

@@ -143,7 +143,7 @@ def build_parser():
                       help='with --policy-only: sample from p ** (1/T) (README: Playing '
                            'strength)')
     play.add_argument('--strength', metavar='RANK',
-                      help='play at a rank, 13k to 4k, as measured against GNU Go 3.8 '
+                      help='play at a rank, 13k to 2k, as measured against GNU Go 3.8 '
                            '(README: Playing strength; "list" lists the levels)')
     play.add_argument('--resign-threshold', type=probability, default=0.10, metavar='P',
                       help='resign below this win rate, never in the opening '

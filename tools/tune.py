@@ -80,8 +80,9 @@ def tally(outcomes):
 def verdict_line(sprt, outcomes):
     wins, losses, draws = tally(outcomes)
     decision = sprt.verdict(wins, losses, draws)
-    what = {'H1': 'H1 accepted: the candidate is stronger',
-            'H0': 'H0 accepted: the candidate is not stronger'}.get(
+    what = {'H1': f'H1 accepted: the candidate is {sprt.elo1:g} Elo stronger, not {sprt.elo0:g}',
+            'H0': f'H0 accepted: the candidate is {sprt.elo0:g} Elo stronger, not {sprt.elo1:g}'
+            }.get(
         decision, f'no decision after {len(outcomes)} games')
     return decision, f'sprt: {what}; {sprt.describe(wins, losses, draws)}'
 

@@ -1,6 +1,8 @@
 """GNU Go as an oracle: a GNU Go process spoken to over GTP (harness.gtp_client), with
 the few questions the checks ask of it (its ladder, owl and scoring readers)."""
 
+import tempfile
+
 from goengine import BLACK, WHITE
 from goengine.game import coords
 from harness.gtp_client import GtpProcess
@@ -31,6 +33,16 @@ class GnuGo(GtpProcess):
             color = stones[move // size, move % size]
             if color:
                 self.send(f"play {COLOR_NAME[color]} {coords.to_gtp(move, size)}")
+
+    def load_record(self, sgf, move=None):
+        """Load an SGF record (text or bytes) with its history, the whole game or the
+        position before `move`: GNU Go's loadsgf reads only files, so through one."""
+        with tempfile.NamedTemporaryFile("wb" if isinstance(sgf, bytes) else "w",
+                                         suffix=".sgf") as file:
+            file.write(sgf)
+            file.flush()
+            self.send(f"loadsgf {file.name}" if move is None else
+                      f"loadsgf {file.name} {move}")
 
     def ladder_capturable(self, move, size):
         """Does the ladder capture the chain outright?  GNU Go answers 1 for

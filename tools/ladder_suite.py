@@ -25,7 +25,6 @@ positions and labels.
 import argparse
 import os
 import random
-import tempfile
 
 import _checkout  # noqa: F401  (this checkout's packages first)
 from harness import records
@@ -73,11 +72,8 @@ def oracle(gnugo, board, chain, liberty):
 def gnugo_move(gnugo, sgf_line, colour):
     """GNU Go's own move in a position, its record loaded whole (the history matters to
     its move choice, so not set_position)."""
-    with tempfile.NamedTemporaryFile("w", suffix=".sgf") as sgf:
-        sgf.write(sgf_line)
-        sgf.flush()
-        gnugo.send(f"loadsgf {sgf.name}")
-        return gnugo.send(f"reg_genmove {colour}").strip().upper()
+    gnugo.load_record(sgf_line)
+    return gnugo.send(f"reg_genmove {colour}").strip().upper()
 
 
 def find_ladders(args, rng):

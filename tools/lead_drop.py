@@ -15,7 +15,6 @@ import argparse
 import math
 import re
 import sys
-import tempfile
 
 import _checkout  # noqa: F401  (this checkout's packages first)
 from goengine.game.sgffile import SgfError, parse_game
@@ -34,9 +33,9 @@ def our_colour(text):
     return "B" if found.group(1) == "ours" else "W"
 
 
-def estimated_lead(gnugo, path, move, colour):
-    """Our lead in points before `move` of the game at `path`, by GNU Go's estimate_score."""
-    gnugo.send(f"loadsgf {path} {move}")
+def estimated_lead(gnugo, sgf, move, colour):
+    """Our lead in points before `move` of the game `sgf`, by GNU Go's estimate_score."""
+    gnugo.load_record(sgf, move)
     score = parse_score(gnugo.send("estimate_score").split()[0])
     return score if colour == "B" else -score
 
@@ -73,11 +72,8 @@ def main(argv=None):
                 continue
             if colour is None or len(record.moves) < args.end:
                 continue
-            with tempfile.NamedTemporaryFile("w", suffix=".sgf") as sgf_file:
-                sgf_file.write(text)   # GNU Go's loadsgf reads a file
-                sgf_file.flush()
-                start = estimated_lead(gnugo, sgf_file.name, args.start, colour)
-                end = estimated_lead(gnugo, sgf_file.name, args.end, colour)
+            start = estimated_lead(gnugo, text, args.start, colour)
+            end = estimated_lead(gnugo, text, args.end, colour)
             drops.append(start - end)
             print(f"{name}: ours {'Black' if colour == 'B' else 'White'}, lead "
                   f"{start:+.1f} before move {args.start}, {end:+.1f} before move {args.end}, "

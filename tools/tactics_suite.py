@@ -37,7 +37,6 @@ tools/regress.py runs against any GTP engine (FILE:N is game N of the collection
 import argparse
 import os
 import re
-import tempfile
 from pathlib import Path
 from typing import NamedTuple
 
@@ -177,10 +176,7 @@ def problem_at(record, number, gnugo, kind, max_answers):
     except GameError:
         return None
     color = record.moves[number - 1][0]
-    with tempfile.NamedTemporaryFile(suffix=".sgf") as tmp:
-        tmp.write(sgffile.game_to_sgf(game))
-        tmp.flush()
-        gnugo.send(f"loadsgf {tmp.name}")
+    gnugo.load_record(sgffile.game_to_sgf(game))
     board = game.board_for(color)
     found = critical_string(board, gnugo) if kind is STRINGS else critical_dragon(board, gnugo)
     if found is None:

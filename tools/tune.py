@@ -80,10 +80,12 @@ def tally(outcomes):
 def verdict_line(sprt, outcomes):
     wins, losses, draws = tally(outcomes)
     decision = sprt.verdict(wins, losses, draws)
-    what = {'H1': f'H1 accepted: the candidate is {sprt.elo1:g} Elo stronger, not {sprt.elo0:g}',
-            'H0': f'H0 accepted: the candidate is {sprt.elo0:g} Elo stronger, not {sprt.elo1:g}'
-            }.get(
-        decision, f'no decision after {len(outcomes)} games')
+    if decision:
+        held, other = ((sprt.elo1, sprt.elo0) if decision == 'H1' else
+                       (sprt.elo0, sprt.elo1))
+        what = f'{decision} accepted: the candidate is {held:g} Elo stronger, not {other:g}'
+    else:
+        what = f'no decision after {len(outcomes)} games'
     return decision, f'sprt: {what}; {sprt.describe(wins, losses, draws)}'
 
 

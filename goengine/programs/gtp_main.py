@@ -290,7 +290,7 @@ def apply_strength(args):
     log(f'goengine: strength {level.describe()}')
     args.network = strength.LEVEL_NETWORK
     args.policy_only = level.policy_only
-    args.temperature = level.temperature if level.policy_only else None
+    args.temperature = level.temperature
     args.playouts = level.playouts
     args.search_mode = level.search_mode
     return None

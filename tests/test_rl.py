@@ -78,6 +78,31 @@ def test_the_baseline_is_the_frozen_value_and_sampling_keeps_the_loss_finite(tin
     assert all(torch.equal(a, b) for a, b in zip(first, learner.baseline_model.parameters()))
 
 
+class OccupiedRaised(torch.nn.Module):
+    """`model` with the policy logit of every occupied point raised by 50."""
+
+    def __init__(self, model):
+        super().__init__()
+        self.model, self.planes = model, model.planes
+
+    def forward(self, x):
+        from goengine.nn.features import STONE_EMPTY
+        policy, *rest = self.model(x)
+        return (policy + 50.0 * (1 - x[:, STONE_EMPTY]).flatten(1), *rest)
+
+
+def test_the_loss_is_the_log_probability_of_the_sensible_moves_sampled_from(tiny, tmp_path):
+    """The games sample over the sensible moves alone, so the logits of occupied points
+    cannot change the loss or the entropy."""
+    from training.rl_games import SelfPlayGame
+    learner = Learner(tmp_path / 'run', tiny)
+    game = SelfPlayGame([40, 41, 31, 49, 30, 20, 39, 21], current=WHITE, winner=WHITE, size=9)
+    plain = policy_gradient_loss(learner.model, None, [game], np.random.default_rng(0))
+    raised = policy_gradient_loss(OccupiedRaised(learner.model), None, [game],
+                                  np.random.default_rng(0))
+    assert torch.allclose(plain[0], raised[0], atol=1e-5) and abs(plain[1] - raised[1]) < 1e-4
+
+
 def test_the_pool_grows_on_schedule_and_its_draw_is_uniform(tiny, tmp_path):
     learner = Learner(tmp_path / 'run', tiny, RLSettings(pool_every=2, lr=0.01))
     games = play_games(policy_of(learner), policy_of(learner), 2, seed=4, size=9, max_moves=30)

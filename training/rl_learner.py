@@ -24,6 +24,7 @@ import torch.nn.functional as F
 
 from goengine.nn import features, netfile
 from goengine.nn.inference import bf16_is_fast
+from goengine.players.player import sensible_mask
 from training.rl_games import replay
 
 CHECKPOINT = 'checkpoint.pt'
@@ -45,9 +46,12 @@ class RLSettings:
 def policy_gradient_loss(model, baseline_model, games, rng, positions_per_game=0):
     """The REINFORCE loss over the current policy's moves in `games` (its mean over the
     positions used, so that alpha means the same whatever their number), and the mean
-    entropy of the policy there. A sample of positions per game keeps the gradient's
-    expectation: it is the mean over a uniform sample of the same terms."""
-    planes, moves, outcomes = [], [], []
+    entropy of the policy there. log p is that of the distribution the games sampled
+    from, the softmax over the sensible moves (training.rl_games.sample_moves), so the
+    gradient is the policy gradient of the policy that played. A sample of positions per
+    game keeps the gradient's expectation: it is the mean over a uniform sample of the
+    same terms."""
+    planes, masks, moves, outcomes = [], [], [], []
     for game in games:
         own = [(board, move) for board, move in replay(game)
                if board.to_move == game.current and move >= 0]
@@ -56,6 +60,8 @@ def policy_gradient_loss(model, baseline_model, games, rng, positions_per_game=0
         for board, move in own:
             k = int(rng.integers(features.NUM_SYMMETRIES))
             planes.append(features.apply_symmetry(features.input_planes(board, model.planes), k))
+            grid = sensible_mask(board, board.to_move).reshape(board.size, board.size)
+            masks.append(features.apply_symmetry(grid, k).reshape(-1))
             moves.append(features.symmetric_move(move, k, board.size))
             outcomes.append(game.outcome_for(game.current))
     if not planes:
@@ -65,10 +71,12 @@ def policy_gradient_loss(model, baseline_model, games, rng, positions_per_game=0
     if baseline_model is not None:
         with torch.no_grad():
             z = z - baseline_model(x)[1].float()
-    logits = model(x)[0]
-    log_p = F.log_softmax(logits, dim=1)
+    logits = model(x)[0].float()
+    sensible = torch.from_numpy(np.stack(masks))
+    log_p = F.log_softmax(logits.masked_fill(~sensible, float('-inf')), dim=1)
     chosen = log_p.gather(1, torch.tensor(moves).unsqueeze(1)).squeeze(1)
-    entropy = -(log_p.exp() * log_p).sum(1).mean()
+    p = log_p.exp()
+    entropy = -(p * log_p.masked_fill(~sensible, 0.0)).sum(1).mean()
     return -(z * chosen).mean(), float(entropy.detach())
 
 

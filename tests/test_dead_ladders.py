@@ -153,7 +153,7 @@ def suite_positions():
     """(board, colour, liberty, 'dead' or 'working', stones) of each suite position."""
     texts = (SUITE / 'positions.sgfs').read_text().splitlines()
     rows = [line.split('\t') for line in (SUITE / 'labels.tsv').read_text().splitlines()[1:]]
-    for (_, colour, _, liberty, kind, stones), text in zip(rows, texts):
+    for (_, colour, _, liberty, kind, stones, _), text in zip(rows, texts):
         board = from_record(read_record(text)).board
         yield board, BLACK if colour == 'b' else WHITE, v(liberty), kind, int(stones)
 

@@ -9,17 +9,20 @@ that calls every ladder dead and one that calls none fail; breakers on the path,
 into a ko and captures that save come as the games give them.
 
 The folder gets positions.sgfs (one SGF a line), labels.tsv (position, colour, chain,
-liberty, dead or working, chain size) and suite.tst in GoGui's regression format for
-tools/regress.py: a dead ladder's extension is the one move not accepted; a working
-ladder of three stones or more wants its extension or GNU Go's own move there (level 10,
-the record loaded with its history), since a ladder that works need not be the
-biggest move on the board. `--suite-only` writes suite.tst again from the folder's
-positions and labels.
+liberty, dead or working, chain size, the move the game's 9-dan player made there) and
+suite.tst in GoGui's regression format for tools/regress.py: a dead ladder's extension
+is the one move not accepted; a working ladder of three stones or more wants its
+extension, GNU Go's own move there (level 10, the record loaded with its history) or
+the game's move, since a ladder that works need not be the biggest move on the board.
+`--suite-only` writes suite.tst again from the folder's positions and labels.
 
     .venv/bin/python tools/ladder_suite.py --positions 120 --out tests/tactics/ladders
     .venv/bin/python tools/ladder_suite.py --suite-only --out tests/tactics/ladders
     .venv/bin/python tools/regress.py tests/tactics/ladders/suite.tst \\
-        --engine ".venv/bin/python gtp_main.py --time-per-move 1"
+        --engine ".venv/bin/python gtp_main.py --time-per-move 1 --resign-threshold 0"
+
+The suite asks for a move, so the engine runs with resignation off (a lost position
+still has a best move; resigning is the matches' business).
 """
 
 import argparse
@@ -93,11 +96,12 @@ def find_ladders(args, rng):
                 except GameError:
                     continue
                 board = game.board
+                played = record.moves[number - 1][1]
                 picked = None
                 for chain, liberty, stones in ladder_candidates(board):
                     kind = oracle(gnugo, board, chain, liberty)
                     if kind and len(found[kind]) < want[kind]:
-                        picked = (kind, game, chain, liberty, stones)
+                        picked = (kind, game, chain, liberty, stones, played)
                         break
                 if picked:
                     found[picked[0]].append(picked)
@@ -111,13 +115,14 @@ def write_positions(folder, entries):
     """positions.sgfs and labels.tsv, one row a position, numbered from 1."""
     with open(os.path.join(folder, POSITIONS), "w") as sgfs, \
             open(os.path.join(folder, LABELS), "w") as labels:
-        labels.write("position\tcolour\tchain\tliberty\tladder\tstones\n")
-        for number, (kind, game, chain, liberty, stones) in enumerate(entries, 1):
+        labels.write("position\tcolour\tchain\tliberty\tladder\tstones\tplayed\n")
+        for number, (kind, game, chain, liberty, stones, played) in enumerate(entries, 1):
             size = game.size
             colour = "b" if game.board.to_move == BLACK else "w"
             sgfs.write(records.one_line(sgffile.game_to_sgf(game)).decode() + "\n")
             labels.write(f"{number}\t{colour}\t{coords.to_gtp(chain, size)}\t"
-                         f"{coords.to_gtp(liberty, size)}\t{kind}\t{stones}\n")
+                         f"{coords.to_gtp(liberty, size)}\t{kind}\t{stones}\t"
+                         f"{coords.to_gtp(played, size)}\n")
 
 
 def write_suite(folder, gnugo_path):
@@ -133,16 +138,17 @@ def write_suite(folder, gnugo_path):
             suite.write("# goengine's ladder suite: made by tools/ladder_suite.py from held-out "
                         "games\n# (tygem-9d-2016-12); GNU Go 3.8's defend/does_defend reading "
                         "says which\n# ladders work. Run: .venv/bin/python tools/regress.py "
-                        f"{os.path.join(folder, 'suite.tst')}\n\n")
-            for number, colour, chain, liberty, kind, stones in rows:
+                        f"{os.path.join(folder, 'suite.tst')} --engine\n# "
+                        "\".venv/bin/python gtp_main.py --time-per-move 1 --resign-threshold 0\"\n\n")
+            for number, colour, chain, liberty, kind, stones, played in rows:
                 if kind == "working" and int(stones) < 3:
                     continue
                 if kind == "dead":
                     accepted, why = f"!{liberty}", ""
                 else:
                     own = gnugo_move(gnugo, lines[int(number) - 1], colour)
-                    accepted = liberty if own == liberty else f"{liberty}|{own}"
-                    why = f"; GNU Go plays {own}"
+                    accepted = "|".join(dict.fromkeys((liberty, own, played)))
+                    why = f"; GNU Go plays {own}, the game {played}"
                 suite.write(f"# {kind} ladder: the chain at {chain} ({stones} stones), its "
                             f"liberty {liberty}{why}\nloadsgf {POSITIONS}:{number}\n"
                             f"{number} reg_genmove {colour}\n#? [{accepted}]\n\n")

@@ -1,8 +1,9 @@
 # goengine's ladder suite: made by tools/ladder_suite.py from held-out games
 # (tygem-9d-2016-12); GNU Go 3.8's defend/does_defend reading says which
-# ladders work. Run: .venv/bin/python tools/regress.py tests/tactics/ladders/suite.tst
+# ladders work. Run: .venv/bin/python tools/regress.py tests/tactics/ladders/suite.tst --engine
+# ".venv/bin/python gtp_main.py --time-per-move 1 --resign-threshold 0"
 
-# working ladder: the chain at F16 (3 stones), its liberty G15; GNU Go plays D18
+# working ladder: the chain at F16 (3 stones), its liberty G15; GNU Go plays D18, the game G15
 loadsgf positions.sgfs:1
 1 reg_genmove b
 #? [G15|D18]
@@ -42,7 +43,7 @@ loadsgf positions.sgfs:16
 16 reg_genmove w
 #? [!O3]
 
-# working ladder: the chain at J10 (3 stones), its liberty J9; GNU Go plays J9
+# working ladder: the chain at J10 (3 stones), its liberty J9; GNU Go plays J9, the game J9
 loadsgf positions.sgfs:17
 17 reg_genmove b
 #? [J9]
@@ -92,7 +93,7 @@ loadsgf positions.sgfs:35
 35 reg_genmove b
 #? [!R6]
 
-# working ladder: the chain at O9 (3 stones), its liberty P9; GNU Go plays P9
+# working ladder: the chain at O9 (3 stones), its liberty P9; GNU Go plays P9, the game P9
 loadsgf positions.sgfs:39
 39 reg_genmove w
 #? [P9]
@@ -132,10 +133,10 @@ loadsgf positions.sgfs:48
 48 reg_genmove b
 #? [!O9]
 
-# working ladder: the chain at N6 (3 stones), its liberty M6; GNU Go plays M6
+# working ladder: the chain at N6 (3 stones), its liberty M6; GNU Go plays M6, the game L5
 loadsgf positions.sgfs:50
 50 reg_genmove b
-#? [M6]
+#? [M6|L5]
 
 # dead ladder: the chain at H2 (1 stones), its liberty H1
 loadsgf positions.sgfs:53
@@ -182,7 +183,7 @@ loadsgf positions.sgfs:75
 75 reg_genmove b
 #? [!T8]
 
-# working ladder: the chain at P9 (3 stones), its liberty P12; GNU Go plays G4
+# working ladder: the chain at P9 (3 stones), its liberty P12; GNU Go plays G4, the game G4
 loadsgf positions.sgfs:77
 77 reg_genmove b
 #? [P12|G4]
@@ -212,10 +213,10 @@ loadsgf positions.sgfs:83
 83 reg_genmove b
 #? [!T14]
 
-# working ladder: the chain at R5 (4 stones), its liberty S5; GNU Go plays S17
+# working ladder: the chain at R5 (4 stones), its liberty S5; GNU Go plays S17, the game L11
 loadsgf positions.sgfs:85
 85 reg_genmove w
-#? [S5|S17]
+#? [S5|S17|L11]
 
 # dead ladder: the chain at R9 (1 stones), its liberty R8
 loadsgf positions.sgfs:86

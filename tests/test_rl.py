@@ -13,7 +13,7 @@ torch = pytest.importorskip('torch')
 from goengine import BLACK, PASS, WHITE, Board           # noqa: E402
 from goengine.nn import netfile, nets                    # noqa: E402
 from goengine.nn.inference import NetworkEvaluator       # noqa: E402
-from training.rl_games import play_games, replay         # noqa: E402
+from training.rl_games import current_moves, play_games, replay  # noqa: E402
 from training.rl_learner import Learner, RLSettings, RunError, policy_gradient_loss  # noqa: E402
 from tests.programs import tool                          # noqa: E402
 
@@ -48,7 +48,7 @@ def policy_of(learner):
 def own_log_probability(model, game):
     """Mean log p of the current policy's own moves in `game` (no symmetry)."""
     from goengine.nn import features
-    boards = [(b, m) for b, m in replay(game) if b.to_move == game.current and m >= 0]
+    boards = current_moves(game)
     x = torch.from_numpy(np.stack([features.input_planes(b, model.planes) for b, _ in boards]))
     with torch.no_grad():
         log_p = torch.log_softmax(model(x.float())[0], 1)

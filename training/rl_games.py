@@ -75,3 +75,10 @@ def replay(game):
     for move in game.moves:
         yield board.copy(), move
         board.play(move)
+
+
+def current_moves(game):
+    """(board before, move) of each move the current policy played in `game`, passes
+    left out: the positions its policy gradient is taken at."""
+    return [(board, move) for board, move in replay(game)
+            if board.to_move == game.current and move >= 0]

@@ -25,7 +25,7 @@ import torch.nn.functional as F
 from goengine.nn import features, netfile
 from goengine.nn.inference import bf16_is_fast
 from goengine.players.player import sensible_mask
-from training.rl_games import replay
+from training.rl_games import current_moves
 
 CHECKPOINT = 'checkpoint.pt'
 
@@ -53,8 +53,7 @@ def policy_gradient_loss(model, baseline_model, games, rng, positions_per_game=0
     same terms."""
     planes, masks, moves, outcomes = [], [], [], []
     for game in games:
-        own = [(board, move) for board, move in replay(game)
-               if board.to_move == game.current and move >= 0]
+        own = current_moves(game)
         if positions_per_game and len(own) > positions_per_game:
             own = [own[i] for i in rng.choice(len(own), positions_per_game, replace=False)]
         for board, move in own:

@@ -22,7 +22,7 @@ from goengine.nn import features
 from goengine.nn.inference import NetworkEvaluator
 from goengine.players.player import sensible_mask
 from training.dataset import HELD_OUT_FILE
-from training.rl_games import play_games, replay
+from training.rl_games import current_moves, play_games
 from training.rl_learner import Learner
 
 
@@ -38,8 +38,7 @@ def self_play_positions(model, games, seed, every=10):
     policy = NetworkEvaluator(model, threads=0)
     boards = []
     for game in play_games(policy, policy, games, seed=seed):
-        own = [b for b, m in replay(game) if b.to_move == game.current and m >= 0]
-        boards.extend(own[::every])
+        boards.extend(board for board, _ in current_moves(game)[::every])
     return boards
 
 

@@ -155,6 +155,16 @@ def place_handicap(sides, game, stones, timeout):
     ask(sides, WHITE, f'set_free_handicap {reply}', timeout)
 
 
+def play_opening(sides, game, opening, timeout):
+    """Play the opening's moves on our referee's board and tell both engines each one;
+    an engine that refuses one forfeits, as it would for any failed command."""
+    for color, move in opening:
+        game.play(color, move)
+        vertex = coords.to_gtp(move, game.size)
+        for side_color in sides:
+            ask(sides, side_color, f'play {COLOR_LETTER[color]} {vertex}', timeout)
+
+
 def play_moves(game, sides, max_moves, on_move=None):
     """Alternate genmove/play until two passes, a resignation or the cap.
 
@@ -217,10 +227,12 @@ def scorer_score(game, command, log_path, timeout=300):
 
 
 def play_game(number, ours, opponent, ours_black, size, komi, max_moves, out_dir,
-              scorer=None, startup_timeout=120, on_move=None, handicap=0):
+              scorer=None, startup_timeout=120, on_move=None, handicap=0, opening=()):
     """Play one game in fresh processes, score it, write its SGF; a GameResult.
 
     handicap: stones Black places before White's first move (0: an even game).
+    opening: moves [(color, move)] both engines are told before the first genmove
+    (harness.openings), part of the game's record.
     """
     sides = {BLACK: ours, WHITE: opponent} if ours_black else {BLACK: opponent, WHITE: ours}
     for side in sides.values():
@@ -231,6 +243,7 @@ def play_game(number, ours, opponent, ours_black, size, komi, max_moves, out_dir
     failed = None
     try:
         start(sides, game, handicap, prefix, startup_timeout)
+        play_opening(sides, game, opening, startup_timeout)
         result.reason, resigned = play_moves(game, sides, max_moves, on_move)
         if resigned:
             result.winner = WHITE if resigned == BLACK else BLACK

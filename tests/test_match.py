@@ -11,6 +11,8 @@ from pathlib import Path
 import pytest
 from sgfmill import sgf
 
+from goengine import BLACK, WHITE
+from goengine.game import coords
 from harness import match, records, stats
 from tests.programs import tool
 
@@ -306,3 +308,60 @@ def test_lead_drop_reads_our_lead_as_gnu_go_estimates_it(tmp_path, capsys):
         gnugo.close()
     assert f'lead {expected[0]:+.1f} before move 30, {expected[1]:+.1f} before move 100' in lines[0]
     assert lines[1] == f'mean_drop={expected[0] - expected[1]:.1f} stderr=nan games=1'
+
+
+OPENING_GAMES = '\n'.join([
+    '(;GM[1]FF[4]SZ[9]KM[7];B[cc];W[gg])',                    # too short
+    '(;GM[1]FF[4]SZ[9]KM[7]HA[2]AB[cc][gg];W[cg];B[gc];W[ee])',   # handicap
+    '(;GM[1]FF[4]SZ[9]KM[7];B[ee];W[];B[cc];W[gg])',           # a pass in it
+    '(;GM[1]FF[4]SZ[19]KM[7];B[pd];W[dp];B[pp];W[dd])',        # another size
+    '(;GM[1]FF[4]SZ[9]KM[7];B[ee];W[cc];B[gg];W[cg])',
+    '(;GM[1]FF[4]SZ[9]KM[7];B[cf];W[fc];B[ff])',
+]) + '\n'
+
+
+def test_openings_are_the_first_moves_of_even_games_long_enough(tmp_path):
+    from harness.openings import load_openings, opening_for
+    path = tmp_path / 'games.sgfs'
+    path.write_text(OPENING_GAMES)
+    openings = load_openings(str(path), 3, size=9)
+    assert [[coords.to_gtp(m, 9) for _, m in o] for o in openings] == [
+        ['E5', 'C7', 'G3'], ['C4', 'F7', 'F4']]
+    assert [c for c, _ in openings[0]] == [BLACK, WHITE, BLACK]
+    assert [opening_for(n, openings) for n in (1, 2, 3, 4, 5)] == [
+        openings[0], openings[0], openings[1], openings[1], openings[0]]
+    assert load_openings(str(path), 3, size=9, count=1) == openings[:1]
+    with pytest.raises(ValueError, match='no even 9x9 game of 5 moves'):
+        load_openings(str(path), 5, size=9)
+
+
+def test_a_match_from_openings_plays_each_with_either_colour(tmp_path, capsys):
+    games = tmp_path / 'games.sgfs'
+    games.write_text(OPENING_GAMES)
+    out = tmp_path / 'match'
+    lines, last = run_match(capsys, out, '--games', '2', '--max-moves', '5',
+                            '--openings', str(games), '--opening-moves', '3',
+                            '--ours', OURS, '--opponent', OURS, '--scorer', 'none')
+    assert last and last.group(4) == '2', lines[-1]
+    assert 'openings: the first 3 moves of 1 games' in lines[3]
+    outcomes = [line for line in lines if line.startswith('game ')]
+    assert outcomes[0].startswith('game 1: B ours W opponent')
+    assert outcomes[1].startswith('game 2: B opponent W ours')
+    assert all('move cap, adjudicated, 5 moves' in g for g in outcomes), outcomes
+    for number in (1, 2):
+        moves = [node.get_move() for node in recorded_game(out, number).get_main_sequence()[1:]]
+        assert moves[:3] == [('b', (4, 4)), ('w', (6, 2)), ('b', (2, 6))]   # E5 C7 G3
+        assert len(moves) == 5
+
+
+def test_openings_that_cannot_be_read_are_one_error_and_no_match(tmp_path, capsys):
+    games = tmp_path / 'games.sgfs'
+    games.write_text(OPENING_GAMES)
+    out = tmp_path / 'match'
+    code = tool('match').main(['--out', str(out), '--size', '9', '--openings', str(games),
+                               '--opening-moves', '9', '--ours', OURS, '--opponent', OURS])
+    assert code == 2 and 'no even 9x9 game of 9 moves' in capsys.readouterr().err
+    code = tool('match').main(['--out', str(out), '--size', '9', '--openings',
+                               str(tmp_path / 'missing.sgfs'), '--ours', OURS])
+    assert code == 2 and 'missing.sgfs' in capsys.readouterr().err
+    assert not out.exists()

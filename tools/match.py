@@ -19,6 +19,15 @@ game has a handicap (then the side taking it is Black in every game), and each
 game is written as SGF with the engines' stderr logs beside it. Games end on
 two passes, a resignation or the move cap (then adjudicated the same way). The last line is `wins W losses L draws D games N win_rate ...`
 with a 95% Wilson score interval.
+
+With --openings, each pair of games starts from the first moves of one recorded game,
+once with either colour (harness.openings): what makes a match between two greedy
+players, which would otherwise repeat one game, e.g.
+
+    .venv/bin/python tools/match.py --games 200 --time-per-move 1 \
+        --ours ".venv/bin/python gtp_main.py --policy-only --weights weights/rl.pt" \
+        --opponent ".venv/bin/python gtp_main.py --policy-only --weights weights/heads-k96.pt" \
+        --openings ../shared/data/tygem-9d/tygem-9d-2016-12.sgfs.gz --opening-moves 20
 """
 
 import argparse
@@ -29,6 +38,7 @@ from pathlib import Path
 import _checkout  # noqa: F401  (this checkout's packages first)
 from harness.match import (DEFAULT_OPPONENT, REPO, MoveLimit, Side, add_game_arguments,
                            default_ours, describe, play_game, with_time_per_move)
+from harness.openings import load_openings, opening_for
 from harness.stats import agreement, summary
 from harness.records import commands_differ, earlier_agreements, earlier_outcomes
 
@@ -55,6 +65,12 @@ def build_parser():
                         '--time-per-move (default 5)')
     p.add_argument('--opponent-timeout', type=float, default=120.0,
                    help='seconds per move before the opponent loses on time')
+    p.add_argument('--openings', default=None, metavar='FILE',
+                   help='SGF games (a file, .sgfs.gz of one game a line, or a folder): '
+                        'games 2k-1 and 2k start from the first --opening-moves moves of '
+                        'the k-th even game long enough (default: from the empty board)')
+    p.add_argument('--opening-moves', type=int, default=20, metavar='N',
+                   help='moves of each opening (default: %(default)s)')
     add_game_arguments(p)
     p.add_argument('--out', default=None, help='folder for SGF files and engine logs '
                                                '(default: runs/match-<date-time>)')
@@ -63,6 +79,17 @@ def build_parser():
 
 def main(argv=None):
     args = build_parser().parse_args(argv)
+    openings = ()
+    if args.openings:
+        if args.handicap:
+            print('match: --openings are for even games, not with --handicap', file=sys.stderr)
+            return 2
+        try:
+            openings = load_openings(args.openings, args.opening_moves, args.size,
+                                     count=(args.games + 1) // 2)
+        except (OSError, ValueError) as exc:
+            print(f'match: --openings: {exc}', file=sys.stderr)
+            return 2
     out = Path(args.out or REPO / 'runs' / f'match-{datetime.datetime.now():%Y%m%d-%H%M%S}')
     out.mkdir(parents=True, exist_ok=True)
     ours_cmd = with_time_per_move(args.ours or default_ours(), args.time_per_move)
@@ -70,14 +97,18 @@ def main(argv=None):
     opponent = Side('opponent', args.opponent, MoveLimit(args.opponent_timeout))
     scorer = None if args.scorer.lower() == 'none' else args.scorer
     max_moves = args.max_moves or 2 * args.size * args.size
-    handicap = (f', {args.handicap} handicap stones to {args.handicap_taker}'
-                if args.handicap else '')
+    start_note = (f', {args.handicap} handicap stones to {args.handicap_taker}'
+                  if args.handicap else
+                  f', openings: the first {args.opening_moves} moves of {len(openings)} '
+                  f'games of {args.openings}' if openings else '')
     print(f'ours: {ours_cmd}\nopponent: {args.opponent}\nscorer: {scorer}\n'
-          f'{args.games} games {args.size}x{args.size} komi {args.komi:g}{handicap}, '
+          f'{args.games} games {args.size}x{args.size} komi {args.komi:g}{start_note}, '
           f'cap {max_moves} moves, output {out}', flush=True)
-    differ = commands_differ(out, {'ours': ours_cmd, 'opponent': args.opponent,
-                                   'scorer': scorer, 'handicap': f'{args.handicap} to '
-                                   f'{args.handicap_taker}, komi {args.komi:g}'})
+    setting = {'ours': ours_cmd, 'opponent': args.opponent, 'scorer': scorer,
+               'handicap': f'{args.handicap} to {args.handicap_taker}, komi {args.komi:g}'}
+    if openings:
+        setting['openings'] = f'{args.openings}, {args.opening_moves} moves'
+    differ = commands_differ(out, setting)
     if differ:
         print(f'match: {differ}', file=sys.stderr)
         return 2
@@ -93,7 +124,8 @@ def main(argv=None):
                           else number % 2 == 1)
             r = play_game(number, ours, opponent, ours_black, args.size, args.komi,
                           max_moves, out, scorer, args.startup_timeout,
-                          handicap=args.handicap)
+                          handicap=args.handicap,
+                          opening=opening_for(number, openings) if openings else ())
             results.append(r)
             line = describe(r)
             print(line, flush=True)

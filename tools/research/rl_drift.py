@@ -17,7 +17,6 @@ import torch.nn.functional as F
 
 import _checkout  # noqa: F401  (this checkout's packages first)
 from goengine.game import sgffile
-from goengine.game.state import from_record
 from goengine.nn import features
 from goengine.nn.inference import NetworkEvaluator
 from goengine.players.player import sensible_mask
@@ -27,10 +26,13 @@ from training.rl_learner import Learner
 
 
 def held_out_positions(games, every=25):
+    """Every `every`-th position from the 11th move on (not the last) of the first
+    `games` held-out games, in one replay of each."""
     boards = []
     for record in sgffile.read_games([HELD_OUT_FILE], limit=games):
-        for number in range(11, len(record.moves), every):
-            boards.append(from_record(record, number).board)
+        last = len(record.moves) - 1
+        boards.extend(board for index, (board, _, _) in enumerate(sgffile.iter_positions(record))
+                      if 10 <= index < last and (index - 10) % every == 0)
     return boards
 
 

@@ -9,12 +9,13 @@ favoured by the openings drawn.
 
 from goengine import PASS
 from goengine.game import sgffile
+from goengine.game.state import GameError, from_record
 
 
 def load_openings(path, moves, size=19, count=None):
     """The first `moves` moves, [(color, move)], of the even games in `path` (a file or
-    folder sgffile reads) that have that many moves on this board size without a pass
-    or a setup stone, in file order; `count` of them at most.
+    folder sgffile reads) that have that many legal moves on this board size without a
+    pass or a setup stone, in file order; `count` of them at most.
 
     Raises ValueError when `path` holds none such."""
     if moves < 1:
@@ -27,6 +28,10 @@ def load_openings(path, moves, size=19, count=None):
         if (game.size != size or game.setup_black or game.setup_white
                 or any(s[0] < moves for s in game.later_setup)
                 or len(opening) < moves or any(m == PASS for _, m in opening)):
+            continue
+        try:
+            from_record(game, moves + 1)    # our rules replay it (superko included)
+        except GameError:
             continue
         openings.append(opening)
     if not openings:

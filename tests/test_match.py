@@ -315,6 +315,7 @@ OPENING_GAMES = '\n'.join([
     '(;GM[1]FF[4]SZ[9]KM[7]HA[2]AB[cc][gg];W[cg];B[gc];W[ee])',   # handicap
     '(;GM[1]FF[4]SZ[9]KM[7];B[ee];W[];B[cc];W[gg])',           # a pass in it
     '(;GM[1]FF[4]SZ[19]KM[7];B[pd];W[dp];B[pp];W[dd])',        # another size
+    '(;GM[1]FF[4]SZ[9]KM[7];B[ee];W[ee];B[cc])',               # a move on a stone
     '(;GM[1]FF[4]SZ[9]KM[7];B[ee];W[cc];B[gg];W[cg])',
     '(;GM[1]FF[4]SZ[9]KM[7];B[cf];W[fc];B[ff])',
 ]) + '\n'

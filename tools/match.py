@@ -25,8 +25,8 @@ once with either colour (harness.openings): what makes a match between two greed
 players, which would otherwise repeat one game, e.g.
 
     .venv/bin/python tools/match.py --games 200 --time-per-move 1 \
-        --ours ".venv/bin/python gtp_main.py --policy-only --weights weights/rl.pt" \
-        --opponent ".venv/bin/python gtp_main.py --policy-only --weights weights/heads-k96.pt" \
+        --ours ".venv/bin/python gtp_main.py --policy-only --resign-threshold 0 --weights runs/rl/rl.pt" \
+        --opponent ".venv/bin/python gtp_main.py --policy-only --resign-threshold 0 --weights weights/heads-k96.pt" \
         --openings ../shared/data/tygem-9d/tygem-9d-2016-12.sgfs.gz --opening-moves 20
 """
 

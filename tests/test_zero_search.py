@@ -1,6 +1,8 @@
 """The zero search (SearchConfig.search_mode 'zero'): AlphaGo Zero's, with the network at
 every leaf and no rollouts. A tiny random four-headed network on 9x9 serves it."""
 
+import time
+
 import pytest
 
 from goengine import BLACK
@@ -87,6 +89,45 @@ def test_a_one_thread_search_with_one_leaf_in_flight_repeats_itself(heads):
         finally:
             search.close()
     assert visits[0] == visits[1] and sum(visits[0]) > 0
+
+
+class SlowNetwork:
+    """The tiny network, each call 20 ms late and counted: a CPU's network, slow against
+    the simulations waiting on it."""
+
+    def __init__(self, network):
+        self.network, self.calls = network, 0
+
+    def __getattr__(self, name):
+        return getattr(self.network, name)
+
+    def _late(self, method, *args):
+        self.calls += 1
+        time.sleep(0.02)
+        return getattr(self.network, method)(*args)
+
+    def search_answers(self, *args):
+        return self._late('search_answers', *args)
+
+    def policy_and_value(self, *args):
+        return self._late('policy_and_value', *args)
+
+
+def test_a_simulation_that_finds_its_leaf_on_its_way_waits_for_the_network(heads):
+    """Until an answer comes, a descent that found its leaf in flight would find it again:
+    the thread waits for the answer (looking again at most every 2 ms, ZERO_COLLISION_WAIT)
+    instead of spinning on the core the network needs (thousands of looks a second)."""
+    slow = SlowNetwork(heads)
+    search = zero_search(slow, max_pending_policy=4, batch_size=4)
+    try:
+        started = time.monotonic()
+        search_once(search, 60)
+        elapsed = time.monotonic() - started
+        assert search.stats()['sims'] == 60
+        # one look per answer, and one per 2 ms without one (twice that, for slack)
+        assert search.stats()['collisions'] <= slow.calls + 2 * elapsed / 0.002
+    finally:
+        search.close()
 
 
 def test_without_a_network_for_the_board_it_falls_back_to_rollouts(heads):

@@ -30,7 +30,6 @@ from libc.stdint cimport int8_t, int16_t, int32_t, int64_t, uint8_t, uint32_t, u
 from libc.stdlib cimport free, malloc
 from libc.string cimport memcpy, memset
 from posix.time cimport clock_gettime, timespec, CLOCK_MONOTONIC, CLOCK_REALTIME
-from posix.unistd cimport usleep
 
 import numpy as np
 
@@ -78,6 +77,10 @@ cdef enum:
 
 REQUEST_POLICY = REQ_POLICY
 REQUEST_VALUE = REQ_VALUE
+
+# zero search: the longest a simulation that found its leaf already on its way waits for
+# the network's next answer before it looks again (seconds; a stop is seen within it)
+cdef double ZERO_COLLISION_WAIT = 0.002
 
 
 ctypedef struct Node:
@@ -248,6 +251,7 @@ cdef class Tree:
 
     cdef pthread_mutex_t lock
     cdef pthread_cond_t wake
+    cdef pthread_cond_t answered   # zero search: broadcast when network answers arrive
     cdef bint stopping
     cdef int64_t sim_limit
 
@@ -281,6 +285,7 @@ cdef class Tree:
             raise MemoryError()
         pthread_mutex_init(&self.lock, NULL)
         pthread_cond_init(&self.wake, NULL)
+        pthread_cond_init(&self.answered, NULL)
         self.c_puct = config.c_puct
         self.zero_asked = config.search_mode == 'zero'
         self.zero = False            # set by prepare_root, where the networks are known
@@ -310,6 +315,7 @@ cdef class Tree:
         free(self.queues[0].slots)
         free(self.queues[1].slots)
         pthread_cond_destroy(&self.wake)
+        pthread_cond_destroy(&self.answered)
         pthread_mutex_destroy(&self.lock)
 
     # -- pool -------------------------------------------------------------
@@ -702,9 +708,13 @@ cdef class Tree:
         """The rest of a zero-search simulation (lock held, released here): a leaf with
         a value counts at once; one whose evaluation is asked waits for it (settle_waiter);
         one another simulation already waits on, or that could not be queued, takes its
-        virtual loss back uncounted, and the thread pauses for the network."""
+        virtual loss back uncounted, and the thread waits for the network's next answer:
+        until one comes, the same descent would find the same leaf again, and spinning on
+        it takes a core from the network (docs/RESULTS.md, the zero search's collisions)."""
         cdef Node* nd = &self.nodes[leaf]
         cdef bint pause = False
+        cdef timespec deadline
+        cdef double until
         if nd.flags & VALUE_DONE and nd.flags & PRIORS_FINAL:
             self.backup_rollout(leaf, nd.value)
             self.backup_value(leaf, nd.value, nd.value_true, nd.net_score)
@@ -719,9 +729,13 @@ cdef class Tree:
             pause = True
         t.wait += t1 - t0
         t.select += now() - t1
+        if pause and not self.stopping:
+            clock_gettime(CLOCK_REALTIME, &deadline)
+            until = deadline.tv_sec + 1e-9 * deadline.tv_nsec + ZERO_COLLISION_WAIT
+            deadline.tv_sec = <long>until
+            deadline.tv_nsec = <long>((until - deadline.tv_sec) * 1e9)
+            pthread_cond_timedwait(&self.answered, &self.lock, &deadline)
         pthread_mutex_unlock(&self.lock)
-        if pause:
-            usleep(50)
         return True
 
     # -- rollouts played elsewhere (goengine.search.remote) -------------------
@@ -1116,6 +1130,7 @@ cdef class Tree:
                     self.take_answer(what, node[i], &row[i, 0])
                     if with_values:
                         self.take_answer(ANSWER_OFFERED_VALUE, node[i], &value_row[i, 0])
+            pthread_cond_broadcast(&self.answered)
             pthread_mutex_unlock(&self.lock)
 
     cdef void take_answer(self, int what, int node, const float* answer) noexcept nogil:

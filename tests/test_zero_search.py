@@ -9,6 +9,7 @@ from goengine import BLACK
 from goengine.game.state import GameState
 from goengine.search.config import SearchConfig
 from goengine.search.limits import SearchLimits
+from goengine.search._tree import ZERO_COLLISION_WAIT_SECONDS
 from goengine.search.search import Search
 
 torch = pytest.importorskip('torch')
@@ -115,7 +116,7 @@ class SlowNetwork:
 
 def test_a_simulation_that_finds_its_leaf_on_its_way_waits_for_the_network(heads):
     """Until an answer comes, a descent that found its leaf in flight would find it again:
-    the thread waits for the answer (looking again at most every 2 ms, ZERO_COLLISION_WAIT)
+    the thread waits for the answer (looking again at most every ZERO_COLLISION_WAIT, 2 ms)
     instead of spinning on the core the network needs (thousands of looks a second)."""
     slow = SlowNetwork(heads)
     search = zero_search(slow, max_pending_policy=4, batch_size=4)
@@ -124,8 +125,9 @@ def test_a_simulation_that_finds_its_leaf_on_its_way_waits_for_the_network(heads
         search_once(search, 60)
         elapsed = time.monotonic() - started
         assert search.stats()['sims'] == 60
-        # one look per answer, and one per 2 ms without one (twice that, for slack)
-        assert search.stats()['collisions'] <= slow.calls + 2 * elapsed / 0.002
+        # one look per answer, and one per wait without one (twice that, for slack)
+        looks_per_second = 1 / ZERO_COLLISION_WAIT_SECONDS
+        assert search.stats()['collisions'] <= slow.calls + 2 * elapsed * looks_per_second
     finally:
         search.close()
 

@@ -81,6 +81,7 @@ REQUEST_VALUE = REQ_VALUE
 # zero search: the longest a simulation that found its leaf already on its way waits for
 # the network's next answer before it looks again (seconds; a stop is seen within it)
 cdef double ZERO_COLLISION_WAIT = 0.002
+ZERO_COLLISION_WAIT_SECONDS = ZERO_COLLISION_WAIT
 
 
 ctypedef struct Node:
@@ -132,6 +133,16 @@ cdef inline double now() noexcept nogil:
     cdef timespec ts
     clock_gettime(CLOCK_MONOTONIC, &ts)
     return ts.tv_sec + 1e-9 * ts.tv_nsec
+
+
+cdef inline void deadline_in(timespec* deadline, double seconds) noexcept nogil:
+    """The absolute CLOCK_REALTIME time `seconds` from now, as pthread_cond_timedwait
+    wants it."""
+    cdef double until
+    clock_gettime(CLOCK_REALTIME, deadline)
+    until = deadline.tv_sec + 1e-9 * deadline.tv_nsec + seconds
+    deadline.tv_sec = <long>until
+    deadline.tv_nsec = <long>((until - deadline.tv_sec) * 1e9)
 
 
 cdef inline int move_index(const BoardState* b, int p) noexcept nogil:
@@ -714,7 +725,6 @@ cdef class Tree:
         cdef Node* nd = &self.nodes[leaf]
         cdef bint pause = False
         cdef timespec deadline
-        cdef double until
         if nd.flags & VALUE_DONE and nd.flags & PRIORS_FINAL:
             self.backup_rollout(leaf, nd.value)
             self.backup_value(leaf, nd.value, nd.value_true, nd.net_score)
@@ -730,10 +740,7 @@ cdef class Tree:
         t.wait += t1 - t0
         t.select += now() - t1
         if pause and not self.stopping:
-            clock_gettime(CLOCK_REALTIME, &deadline)
-            until = deadline.tv_sec + 1e-9 * deadline.tv_nsec + ZERO_COLLISION_WAIT
-            deadline.tv_sec = <long>until
-            deadline.tv_nsec = <long>((until - deadline.tv_sec) * 1e9)
+            deadline_in(&deadline, ZERO_COLLISION_WAIT)
             pthread_cond_timedwait(&self.answered, &self.lock, &deadline)
         pthread_mutex_unlock(&self.lock)
         return True
@@ -1021,7 +1028,6 @@ cdef class Tree:
         cdef int n = 0, i, kind, max_n = min(len(boards), self.take_cap)
         cdef Ring* q
         cdef timespec deadline
-        cdef double until
         # Straight into the callers' boards under the lock, so that several network
         # threads (one a remote network worker) may take at once.
         cdef BoardState** dest = <BoardState**>malloc(max(max_n, 1) * sizeof(BoardState*))
@@ -1032,10 +1038,7 @@ cdef class Tree:
             raise MemoryError()
         for i in range(max_n):
             dest[i] = &(<Board>boards[i]).st
-        clock_gettime(CLOCK_REALTIME, &deadline)
-        until = deadline.tv_sec + 1e-9 * deadline.tv_nsec + timeout
-        deadline.tv_sec = <long>until
-        deadline.tv_nsec = <long>((until - deadline.tv_sec) * 1e9)
+        deadline_in(&deadline, timeout)
         with nogil:
             pthread_mutex_lock(&self.lock)
             if self.queues[0].len == 0 and self.queues[1].len == 0:

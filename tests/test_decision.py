@@ -21,11 +21,30 @@ def game_after(moves, size=9, komi=7.5):
     return game
 
 
-def test_no_sensible_move_is_a_pass_whatever_the_count():
-    game = GameState(9, 7.5)
+def test_no_sensible_move_is_a_pass_unless_the_count_loses_beyond_doubt():
+    """A player with nothing sensible to play resigns a game its count loses beyond
+    doubt (as it would answer the opponent's pass), whether or not the opponent passed;
+    else, in cleanup, in the opening or where it never resigns, it passes."""
+    late = game_after([(c, v(m)) for c, m in zip([BLACK, WHITE] * 8, 'a1 j9 a2 j8 a3 j7 a4 '
+                                                'j6 a5 j5 a6 j4 a7 j3 a8 j2'.split())])
     none = np.zeros(81, dtype=bool)
-    assert Decision().answer_to_pass(game, BLACK, none, False, lambda: None) == PASS
-    assert Decision().answer_to_pass(game, BLACK, none, True, lambda: WHITE) == PASS
+    resigning = Decision(ResignRule(0.10))
+    assert resigning.answer_to_pass(late, BLACK, none, False, lambda: WHITE) == RESIGN
+    assert resigning.answer_to_pass(late, BLACK, none, False, lambda: None) == PASS
+    assert resigning.answer_to_pass(late, BLACK, none, False, lambda: BLACK) == PASS
+    assert resigning.answer_to_pass(late, BLACK, none, True, lambda: WHITE) == PASS
+    assert resigning.answer_to_pass(GameState(9, 7.5), BLACK, none, False,
+                                    lambda: WHITE) == PASS          # the opening
+    assert Decision().answer_to_pass(late, BLACK, none, False, lambda: WHITE) == PASS
+
+
+def test_the_count_is_asked_only_after_the_opponent_passed():
+    game = game_after([(BLACK, v('e5'))])
+    asked = []
+    some = np.ones(81, dtype=bool)
+    assert Decision(ResignRule(0.10)).answer_to_pass(game, WHITE, some, False,
+                                                     lambda: asked.append(1)) is None
+    assert asked == []
 
 
 def test_the_count_answers_a_pass_outside_cleanup_only():

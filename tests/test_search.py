@@ -859,6 +859,13 @@ def test_a_pass_on_a_board_counted_lost_beyond_doubt_is_answered_by_resigning():
         mask = sensible_mask(game.board, BLACK)
         assert resigning.answer_to_pass(game, BLACK, mask, cleanup=True) is None
         assert resigning.winner_after_pass(no_pass, BLACK) is None
+        # with no sensible move left (say), the same count resigns instead of passing,
+        # though White played on (j9, in its own area)
+        nothing = np.zeros(81, dtype=bool)
+        played_on = no_pass.copy()
+        played_on.play(WHITE, coords.from_gtp('j9', 9))
+        assert resigning.answer_to_pass(played_on, BLACK, nothing) == RESIGN
+        assert never.answer_to_pass(played_on, BLACK, nothing) == PASS
         assert never.genmove(game.copy(), BLACK, limits) not in (RESIGN, PASS)
     finally:
         resigning.close()

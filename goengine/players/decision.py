@@ -47,15 +47,18 @@ class Decision:
     def resign_threshold(self):
         return self.resign_rule.threshold
 
-    def answer_to_pass(self, game, color, mask, cleanup, winner_after_pass):
-        """Before any search: PASS when no sensible move is left (`mask`, bool over the
-        points); outside cleanup, the count's answer to the opponent's pass (answer_by_count,
-        with winner_after_pass() the winner beyond doubt or None); else None: play on."""
+    def answer_to_pass(self, game, color, mask, cleanup, count_winner):
+        """Before any search, with count_winner() the winner beyond doubt by our count of
+        the board, or None: when no sensible move is left (`mask`, bool over the points),
+        RESIGN where that count loses and we resign at all (a pass only asks the opponent
+        to end a lost game), else PASS; outside cleanup, the count's answer to the
+        opponent's pass (answer_by_count); else None: play on. Cleanup never counts."""
         if not mask.any():
-            return PASS
-        if cleanup:
+            lost = not cleanup and self.answer_by_count(game, color, count_winner()) == RESIGN
+            return RESIGN if lost else PASS
+        if cleanup or not opponent_passed(game, color):
             return None
-        return self.answer_by_count(game, color, winner_after_pass())
+        return self.answer_by_count(game, color, count_winner())
 
     def answer_by_count(self, game, color, winner):
         """PASS if our count says `color` wins beyond doubt, RESIGN if it says we lose

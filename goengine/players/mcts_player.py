@@ -58,8 +58,7 @@ class MCTSPlayer(Player):
                                      cleanup)
         if answer is not None:
             if answer == RESIGN and self.verbose:
-                self.log('goengine: resigning: the opponent passed and our count says '
-                         'we lose beyond doubt')
+                self.log('goengine: resigning: our count says we lose beyond doubt')
             return answer
         reused = self.search.set_position(game, color, dynamic_komi=color == WHITE,
                                           refuse_pass=self.decision.refuses_pass(game, cleanup))

@@ -166,7 +166,7 @@ class Player:
     def answer_to_pass(self, game, color, mask, cleanup=False):
         """Decision.answer_to_pass with this player's count: PASS, RESIGN or None (play on)."""
         return self.decision.answer_to_pass(game, color, mask, cleanup,
-                                            lambda: self.winner_after_pass(game, color))
+                                            lambda: self.count_winner(game, color))
 
     def answer_by_count(self, game, color):
         """Decision.answer_by_count with this player's count of the board."""
@@ -181,6 +181,11 @@ class Player:
         doubt too."""
         if not opponent_passed(game, color):
             return None
+        return self.count_winner(game, color)
+
+    def count_winner(self, game, color):
+        """The winner by our count of the board now (dead stones removed, our ownership
+        head's doubtful points in doubt) where it wins beyond doubt, else None."""
         count = self.scorer.count(game.board, self.network_ownership(game, color))
         return count.winner_beyond_doubt()
 

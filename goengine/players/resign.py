@@ -15,8 +15,8 @@ class ResignRule:
     White giving handicap waits longer and needs far less, since rollouts and
     networks trained on even games see the stones as a lost game at first.
     A count of the board lost beyond doubt after the opponent's pass, or with
-    no sensible move left (the player's answer_to_pass), is a win rate of 0 here. A threshold of 0 never
-    resigns."""
+    no sensible move left (the player's answer_to_pass), is a win rate of 0
+    here. A threshold of 0 never resigns."""
     threshold: float = 0.10
     opening_fraction: float = 1 / 6     # never in the first size*size*this plies
     handicap_fraction: float = 0.5      # White giving handicap: never in the first

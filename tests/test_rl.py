@@ -45,14 +45,15 @@ def policy_of(learner):
     return NetworkEvaluator(learner.model, threads=0)
 
 
-def own_log_probability(model, game):
-    """Mean log p of the current policy's own moves in `game` (no symmetry)."""
-    from goengine.nn import features
-    boards = current_moves(game)
-    x = torch.from_numpy(np.stack([features.input_planes(b, model.planes) for b, _ in boards]))
+def own_log_probability(learner, game):
+    """Mean log p of the current policy's own moves in `game` as the learner's first update
+    takes them: the softmax over the sensible moves, each position in the symmetry that
+    update drew (the same generator), so that before and after measure the one objective
+    the step followed, on any CPU."""
+    rng = np.random.default_rng((learner.seed, 0))
     with torch.no_grad():
-        log_p = torch.log_softmax(model(x.float())[0], 1)
-    return float(log_p[range(len(boards)), [m for _, m in boards]].mean())
+        loss, _ = policy_gradient_loss(learner.model, None, [game], rng)
+    return -float(loss) * game.outcome_for(game.current)
 
 
 @pytest.mark.parametrize('won', [True, False])
@@ -61,9 +62,9 @@ def test_one_update_moves_the_policy_towards_a_win_and_away_from_a_loss(tiny, tm
     games = play_games(policy, policy, 8, seed=1, size=9)
     game = next(g for g in games if (g.winner == g.current) == won)
     learner = Learner(tmp_path / 'run', tiny, RLSettings(lr=0.5, baseline=False))
-    before = own_log_probability(learner.model, game)
+    before = own_log_probability(learner, game)
     learner.update([game])
-    after = own_log_probability(learner.model, game)
+    after = own_log_probability(learner, game)
     assert (after > before) if won else (after < before), (before, after)
 
 

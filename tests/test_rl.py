@@ -2,6 +2,7 @@
 checkpoints (training/rl_*.py), and the Ray driver (tools/selfplay_rl.py)."""
 
 import argparse
+import copy
 import os
 import signal
 
@@ -45,14 +46,13 @@ def policy_of(learner):
     return NetworkEvaluator(learner.model, threads=0)
 
 
-def own_log_probability(learner, game):
-    """Mean log p of the current policy's own moves in `game` as the learner's first update
-    takes them: the softmax over the sensible moves, each position in the symmetry that
-    update drew (the same generator), so that before and after measure the one objective
+def own_log_probability(model, game, draws):
+    """Mean log p of the current policy's own moves in `game` as an update drawing from
+    `draws` (a generator, consumed) takes them: the softmax over the sensible moves, each
+    position in the symmetry it draws, so that before and after measure the one objective
     the step followed, on any CPU."""
-    rng = np.random.default_rng((learner.seed, 0))
     with torch.no_grad():
-        loss, _ = policy_gradient_loss(learner.model, None, [game], rng)
+        loss, _ = policy_gradient_loss(model, None, [game], draws)
     return -float(loss) * game.outcome_for(game.current)
 
 
@@ -62,9 +62,10 @@ def test_one_update_moves_the_policy_towards_a_win_and_away_from_a_loss(tiny, tm
     games = play_games(policy, policy, 8, seed=1, size=9)
     game = next(g for g in games if (g.winner == g.current) == won)
     learner = Learner(tmp_path / 'run', tiny, RLSettings(lr=0.5, baseline=False))
-    before = own_log_probability(learner, game)
+    draws = copy.deepcopy(learner.rng)          # the symmetries the update will draw
+    before = own_log_probability(learner.model, game, copy.deepcopy(draws))
     learner.update([game])
-    after = own_log_probability(learner, game)
+    after = own_log_probability(learner.model, game, draws)
     assert (after > before) if won else (after < before), (before, after)
 
 

@@ -5,6 +5,9 @@ import argparse
 import copy
 import os
 import signal
+import subprocess
+import sys
+import time
 
 import numpy as np
 import pytest
@@ -16,7 +19,7 @@ from goengine.nn import netfile, nets                    # noqa: E402
 from goengine.nn.inference import NetworkEvaluator       # noqa: E402
 from training.rl_games import current_moves, play_games, replay  # noqa: E402
 from training.rl_learner import Learner, RLSettings, RunError, policy_gradient_loss  # noqa: E402
-from tests.programs import tool                          # noqa: E402
+from tests.programs import TOOLS, tool                   # noqa: E402
 
 
 @pytest.fixture
@@ -131,6 +134,61 @@ def test_a_run_resumes_where_it_stopped(tiny, tmp_path):
     assert resumed.settings == learner.settings
 
 
+def children_of(pid):
+    """The live processes whose parent is `pid` (from /proc)."""
+    found = []
+    for entry in os.listdir('/proc'):
+        try:
+            with open(f'/proc/{entry}/stat') as f:
+                fields = f.read().rsplit(')', 1)[1].split()
+        except (OSError, IndexError):
+            continue
+        if int(fields[1]) == pid and fields[0] != 'Z':
+            found.append(int(entry))
+    return found
+
+
+def alive(pid):
+    try:
+        with open(f'/proc/{pid}/stat') as f:
+            return f.read().rsplit(')', 1)[1].split()[0] != 'Z'
+    except OSError:
+        return False
+
+
+@pytest.mark.skipif(not os.path.isdir('/proc'), reason='reads the processes from /proc')
+def test_sigterm_ends_a_run_at_once_with_its_workers_and_a_checkpoint(tiny, tmp_path):
+    """SIGTERM in the middle of an iteration far longer than the test: the driver writes
+    its checkpoint and is gone within seconds, its worker processes with it."""
+    run = tmp_path / 'run'
+    driver = subprocess.Popen(
+        [sys.executable, str(TOOLS / 'selfplay_rl.py'), '--run-dir', str(run),
+         '--init-weights', str(tiny), '--size', '9', '--games', '100000', '--workers', '2',
+         '--no-ray', '--no-progress'],
+        stderr=subprocess.PIPE, text=True, cwd=TOOLS.parent)
+    workers = []
+    try:
+        deadline = time.monotonic() + 120
+        while len(children_of(driver.pid)) < 3 and time.monotonic() < deadline:
+            time.sleep(0.2)                       # two workers and the resource tracker
+        workers = children_of(driver.pid)
+        assert len(workers) >= 3, driver.stderr.read() if driver.poll() is not None else workers
+        time.sleep(3)                             # the workers are playing
+        driver.send_signal(signal.SIGTERM)
+        _, err = driver.communicate(timeout=20)
+    finally:
+        for pid in [driver.pid] + workers:        # what a failure leaves
+            if alive(pid):
+                os.kill(pid, signal.SIGKILL)
+        driver.wait()
+    assert driver.returncode == 0 and 'stopped at iteration 0, checkpoint written' in err, err
+    deadline = time.monotonic() + 10
+    while any(alive(pid) for pid in workers) and time.monotonic() < deadline:
+        time.sleep(0.2)
+    assert not any(alive(pid) for pid in workers)
+    assert Learner(run).iteration == 0
+
+
 def test_a_corrupt_checkpoint_or_a_missing_start_is_one_clear_error(tiny, tmp_path):
     run = tmp_path / 'run'
     Learner(run, tiny)
@@ -204,10 +262,7 @@ def test_a_worker_killed_mid_iteration_loses_no_finished_game(tiny, tmp_path, lo
 
 def test_the_engine_never_imports_ray():
     """The engine's own path (flags, loading, a genmove, GTP) ends with no Ray module loaded."""
-    import subprocess
-    import sys
-    from pathlib import Path
-    repo = Path(__file__).resolve().parent.parent
+    repo = TOOLS.parent
     code = ("import atexit, runpy, sys\n"
             "atexit.register(lambda: print('RAY' if any(m.split('.')[0] == 'ray' "
             "for m in sys.modules) else 'NO RAY', file=sys.stderr))\n"

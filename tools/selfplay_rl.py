@@ -180,7 +180,24 @@ def run_without_ray(learner, args, value_data, log):
         except KeyboardInterrupt:
             learner.save()
             log(f"selfplay_rl: stopped at iteration {learner.iteration}, checkpoint written")
+            stop_processes(pool)
     return 0
+
+
+def stop_processes(pool):
+    """Ends a process pool's workers now: the games they are playing are lost, as the
+    iteration they belong to is (the checkpoint holds the one before). Without it the
+    pool's exit would wait for every game the iteration had asked for."""
+    terminate = getattr(pool, "terminate_workers", None)      # Python 3.14
+    if terminate is not None:
+        terminate()
+        return
+    processes = list((pool._processes or {}).values())
+    pool.shutdown(wait=False, cancel_futures=True)
+    for process in processes:
+        process.terminate()
+    for process in processes:
+        process.join()
 
 
 def start_value_data(args, log):

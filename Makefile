@@ -43,7 +43,7 @@ test-deps:
 	@tools/setup_test_deps.sh >&2
 
 test: setup $(VENV)/.extras test-deps
-	$(PY) -m pytest -q -rs --durations=15 $(PYTEST_ARGS)
+	$(PY) -m pytest -q -rs -n auto --durations=15 $(PYTEST_ARGS)
 
 test-slow: setup $(VENV)/.extras test-deps
 	$(PY) -m pytest -q -rs -m slow $(PYTEST_ARGS)

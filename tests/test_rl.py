@@ -134,6 +134,23 @@ def test_a_run_resumes_where_it_stopped(tiny, tmp_path):
     assert resumed.settings == learner.settings
 
 
+def test_a_resumed_run_keeps_its_settings_unless_told_and_steps_at_them(tiny, tmp_path):
+    run, export = tmp_path / 'run', str(tmp_path / 'rl.pt')
+    driver = tool('selfplay_rl').main
+    assert driver(['--run-dir', str(run), '--init-weights', str(tiny), '--size', '9',
+                   '--lr', '0.005', '--positions-per-game', '4', '--export', export]) == 0
+    assert driver(['--run-dir', str(run), '--export', export]) == 0      # no flags: kept
+    kept = Learner(run)
+    assert (kept.settings.lr, kept.settings.positions_per_game) == (0.005, 4)
+    assert kept.optimizer.param_groups[0]['lr'] == 0.005
+    assert driver(['--run-dir', str(run), '--lr', '0.02', '--export', export]) == 0
+    changed = Learner(run)
+    assert (changed.settings.lr, changed.settings.positions_per_game) == (0.02, 4)
+    assert changed.optimizer.param_groups[0]['lr'] == 0.02
+    told = Learner(run, settings=RLSettings(lr=0.03))   # not the lr the saved state holds
+    assert told.optimizer.param_groups[0]['lr'] == 0.03
+
+
 def children_of(pid):
     """The live processes whose parent is `pid` (from /proc)."""
     found = []

@@ -40,12 +40,16 @@ def build_parser():
     p.add_argument("--init-weights", default="weights/heads-k96.pt",
                    help="the four-headed network a new run starts from (default: %(default)s)")
     p.add_argument("--iterations", type=int, default=1, help="iterations to run now")
-    p.add_argument("--games", type=int, default=RLSettings.games_per_iteration,
-                   help="games per iteration (n; default %(default)s)")
-    p.add_argument("--lr", type=float, default=RLSettings.lr)
-    p.add_argument("--pool-every", type=int, default=RLSettings.pool_every)
-    p.add_argument("--positions-per-game", type=int, default=RLSettings.positions_per_game,
-                   help="the current player's moves trained per game (0: all)")
+    # The run's settings: a new run takes these defaults, a resumed one keeps its own
+    # unless one is given here.
+    p.add_argument("--games", type=int,
+                   help=f"games per iteration (n; new runs {RLSettings.games_per_iteration})")
+    p.add_argument("--lr", type=float, help=f"the SGD step (new runs {RLSettings.lr})")
+    p.add_argument("--pool-every", type=int,
+                   help=f"iterations between pool versions (new runs {RLSettings.pool_every})")
+    p.add_argument("--positions-per-game", type=int,
+                   help="the current player's moves trained per game (0: all; new runs "
+                        f"{RLSettings.positions_per_game})")
     p.add_argument("--no-baseline", action="store_true", help="z alone, no value baseline")
     p.add_argument("--workers", type=int, default=2, help="self-play actors")
     p.add_argument("--address", default=None, help="a Ray cluster's HOST:PORT (default: local)")
@@ -218,14 +222,19 @@ def _interrupt(*_):
 
 def main(argv=None):
     args = build_parser().parse_args(argv)
-    settings = RLSettings(args.games, args.lr, args.pool_every, args.positions_per_game,
-                          not args.no_baseline)
+    given = {name: value for name, value in (
+        ("games_per_iteration", args.games), ("lr", args.lr), ("pool_every", args.pool_every),
+        ("positions_per_game", args.positions_per_game),
+        ("baseline", False if args.no_baseline else None)) if value is not None}
     log = lambda message: print(message, file=sys.stderr, flush=True)   # noqa: E731
     try:
-        learner = Learner(args.run_dir, args.init_weights, settings, seed=args.seed)
+        learner = Learner(args.run_dir, args.init_weights, seed=args.seed)
+        if given:
+            learner.change_settings(**given)
     except (RunError, OSError, ValueError) as exc:
         log(f"selfplay_rl: {exc}")
         return 2
+    args.games = learner.settings.games_per_iteration      # what the chunks divide
     if args.export:
         learner.export(args.export)
         log(f"selfplay_rl: iteration {learner.iteration} -> {args.export}")

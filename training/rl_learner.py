@@ -16,7 +16,7 @@ temporary file, and on SIGTERM) and pool/NNNNNN.pt, one file a pool version.
 import copy
 import os
 import time
-from dataclasses import asdict, dataclass
+from dataclasses import asdict, dataclass, replace
 
 import numpy as np
 import torch
@@ -37,7 +37,7 @@ class RunError(Exception):
 @dataclass
 class RLSettings:
     games_per_iteration: int = 128    # n: AlphaGo's minibatch of games
-    lr: float = 0.001                 # alpha, plain SGD as the paper
+    lr: float = 0.001                 # plain SGD on the mean loss: the paper's alpha x moves a game
     pool_every: int = 500             # iterations between the current weights joining the pool
     positions_per_game: int = 0       # the current player's moves trained per game; 0: all
     baseline: bool = True             # z - v(s) with the frozen value head; False: z alone
@@ -184,6 +184,18 @@ class Learner:
         self.baseline_model = netfile.load_network(os.path.join(self.run_dir, 'baseline.pt'))
         self.optimizer = torch.optim.SGD(self.model.parameters(), lr=self.settings.lr)
         self.optimizer.load_state_dict(state['optimizer'])
+        self._step_at(self.settings.lr)      # the state holds the lr it was saved with
+
+    def change_settings(self, **given):
+        """The run's settings from now on, the given fields replaced (the rest as the run
+        had them), written to the checkpoint; the optimizer steps at the lr they say."""
+        self.settings = replace(self.settings, **given)
+        self._step_at(self.settings.lr)
+        self.save()
+
+    def _step_at(self, lr):
+        for group in self.optimizer.param_groups:
+            group['lr'] = lr
 
     def export(self, path):
         """The current network as a shipped file: fp16 (batch norm already folded)."""

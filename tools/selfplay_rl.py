@@ -201,7 +201,10 @@ def stop_processes(pool):
     for process in processes:
         process.terminate()
     for process in processes:
-        process.join()
+        process.join(5)
+        if process.is_alive():             # stopped (SIGSTOP), or deaf to SIGTERM
+            process.kill()
+            process.join()
 
 
 def start_value_data(args, log):

@@ -8,12 +8,16 @@ earlier command of the same page. `--device cuda` is checked as `--device cpu` o
 whose torch sees no CUDA GPU (there the engine refuses it, as it should). The terminal
 examples that start the engine are run for real in tests/test_gtp.py."""
 
+import argparse
+import contextlib
+import io
+import multiprocessing
 import os
 import re
+import runpy
 import shlex
-import subprocess
 import sys
-from concurrent.futures import ThreadPoolExecutor
+import traceback
 from pathlib import Path
 
 import pytest
@@ -22,22 +26,6 @@ import torch
 REPO = Path(__file__).resolve().parent.parent
 PAGES = [REPO / "README.md"] + sorted((REPO / "docs").glob("*.md"))
 
-# Runs a program (a path, or -m and a module) with parse_args stopping after a clean parse.
-PARSE_ONLY = """
-import argparse, os, runpy, sys
-parse_args = argparse.ArgumentParser.parse_args
-def parse_and_stop(self, args=None, namespace=None):
-    parse_args(self, args, namespace)
-    raise SystemExit(0)
-argparse.ArgumentParser.parse_args = parse_and_stop
-target, sys.argv = sys.argv[1], sys.argv[1:]
-if target == '-m':
-    sys.argv = sys.argv[1:]
-    runpy.run_module(sys.argv[0], run_name='__main__', alter_sys=True)
-else:
-    sys.path.insert(0, os.path.dirname(os.path.abspath(target)))
-    runpy.run_path(target, run_name='__main__')
-"""
 # Arguments that name a file or folder the command writes, not one it reads.
 OUTPUT_FLAGS = {"--export", "--out", "--run-dir"}
 ENTRY_POINTS = {".venv/bin/goengine-review": ["-m", "goengine.programs.review"]}
@@ -90,9 +78,52 @@ def on_this_machine(args):
             for i, a in enumerate(args)]
 
 
-def parse_only(program, args):
-    return subprocess.run([sys.executable, "-c", PARSE_ONLY] + program + args, cwd=REPO,
-                          capture_output=True, text=True, timeout=120)
+@pytest.fixture(scope="module")
+def parsers():
+    """Processes for parse_and_stop, a fresh one a command, each forked from one that has
+    imported torch: a command then starts in a fraction of a second, where a new Python
+    spends 3.5 s importing torch on a slow CPU."""
+    context = multiprocessing.get_context("forkserver")
+    context.set_forkserver_preload(["torch", "numpy"])
+    with context.Pool(os.cpu_count(), maxtasksperchild=1) as pool:
+        yield pool
+
+
+def parse_and_stop(program, args):
+    """`python PROGRAM ARGS` (PROGRAM a path, or -m and a module) in this process, its
+    parse_args stopping right after a clean parse: (exit status, stdout, stderr)."""
+    parse_args = argparse.ArgumentParser.parse_args
+
+    def parse_then_exit(self, args=None, namespace=None):
+        parse_args(self, args, namespace)
+        raise SystemExit(0)
+
+    argparse.ArgumentParser.parse_args = parse_then_exit
+    os.chdir(REPO)
+    out, err = io.StringIO(), io.StringIO()
+    with contextlib.redirect_stdout(out), contextlib.redirect_stderr(err):
+        try:
+            if program[0] == "-m":
+                sys.argv = program[1:] + args
+                runpy.run_module(program[1], run_name="__main__", alter_sys=True)
+            else:
+                sys.argv = program + args
+                sys.path.insert(0, os.path.dirname(os.path.abspath(program[0])))
+                runpy.run_path(program[0], run_name="__main__")
+            status = 0
+        except SystemExit as exit:
+            status = exit.code if isinstance(exit.code, int) else exit.code is not None
+            if isinstance(exit.code, str):
+                print(exit.code, file=sys.stderr)
+        except BaseException:
+            traceback.print_exc()
+            status = 1
+    return int(status), out.getvalue(), err.getvalue()
+
+
+def parse_only(parsers, program, args):
+    """The outcome of parse_and_stop in a fresh process (`.get()` it)."""
+    return parsers.apply_async(parse_and_stop, (program, args))
 
 
 def test_commands_are_found():
@@ -103,24 +134,23 @@ def test_commands_are_found():
 
 
 @pytest.mark.parametrize("page", PAGES, ids=lambda p: p.name)
-def test_commands_parse_and_read_files_that_exist(page):
+def test_commands_parse_and_read_files_that_exist(page, parsers):
     failures, written, parsing = [], set(), []
-    with ThreadPoolExecutor(os.cpu_count()) as pool:
-        for words in readme_commands(page.read_text()):
-            found = program_and_args(words)
-            if found is None:
-                continue
-            program, args = found
-            reads, writes = repository_files(args)
-            missing = [f for f in reads if not (REPO / f).exists() and f not in written]
-            written.update(writes)
-            if missing:
-                failures.append((" ".join(words), f"no such file: {missing}"))
-            parsing.append((words, pool.submit(parse_only, program, on_this_machine(args))))
-        for words, future in parsing:
-            result = future.result()
-            if result.returncode != 0 or ("--help" not in words and result.stdout.strip()):
-                failures.append((" ".join(words), result.stderr.strip()[-300:]))
+    for words in readme_commands(page.read_text()):
+        found = program_and_args(words)
+        if found is None:
+            continue
+        program, args = found
+        reads, writes = repository_files(args)
+        missing = [f for f in reads if not (REPO / f).exists() and f not in written]
+        written.update(writes)
+        if missing:
+            failures.append((" ".join(words), f"no such file: {missing}"))
+        parsing.append((words, parse_only(parsers, program, on_this_machine(args))))
+    for words, outcome in parsing:
+        status, out, err = outcome.get(timeout=120)
+        if status != 0 or ("--help" not in words and out.strip()):
+            failures.append((" ".join(words), err.strip()[-300:]))
     assert not failures, "\n".join(f"{c}\n    {why}" for c, why in failures)
 
 
@@ -131,9 +161,9 @@ def test_commands_parse_and_read_files_that_exist(page):
      "invalid"),
     ([".venv/bin/python", "tools/not_a_program.py"], "No such file"),
 ])
-def test_a_wrong_command_fails_the_check(words, reason):
-    result = parse_only(*program_and_args(words))
-    assert result.returncode != 0 and reason in result.stderr
+def test_a_wrong_command_fails_the_check(words, reason, parsers):
+    status, _, err = parse_only(parsers, *program_and_args(words)).get(timeout=120)
+    assert status != 0 and reason in err
 
 
 def test_files_read_and_written():

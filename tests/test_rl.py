@@ -151,26 +151,31 @@ def test_a_resumed_run_keeps_its_settings_unless_told_and_steps_at_them(tiny, tm
     assert told.optimizer.param_groups[0]['lr'] == 0.03
 
 
-def children_of(pid):
-    """The live processes whose parent is `pid` (from /proc)."""
-    found = []
-    for entry in os.listdir('/proc'):
-        try:
-            with open(f'/proc/{entry}/stat') as f:
-                fields = f.read().rsplit(')', 1)[1].split()
-        except (OSError, IndexError):
-            continue
-        if int(fields[1]) == pid and fields[0] != 'Z':
-            found.append(int(entry))
-    return found
+def stat_fields(pid):
+    """/proc/PID/stat's fields after the command's name: state, parent pid, ..."""
+    with open(f'/proc/{pid}/stat') as f:
+        return f.read().rsplit(')', 1)[1].split()
 
 
 def alive(pid):
+    """Running, not ended (gone, or a zombie)."""
     try:
-        with open(f'/proc/{pid}/stat') as f:
-            return f.read().rsplit(')', 1)[1].split()[0] != 'Z'
+        return stat_fields(pid)[0] != 'Z'
     except OSError:
         return False
+
+
+def children_of(pid):
+    """The live processes whose parent is `pid`."""
+    found = []
+    for entry in filter(str.isdigit, os.listdir('/proc')):
+        try:
+            state, parent = stat_fields(entry)[:2]
+        except OSError:
+            continue
+        if int(parent) == pid and state != 'Z':
+            found.append(int(entry))
+    return found
 
 
 @pytest.mark.skipif(not os.path.isdir('/proc'), reason='reads the processes from /proc')

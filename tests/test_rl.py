@@ -18,7 +18,8 @@ from goengine import BLACK, PASS, WHITE, Board           # noqa: E402
 from goengine.nn import netfile, nets                    # noqa: E402
 from goengine.nn.inference import NetworkEvaluator       # noqa: E402
 from training.rl_games import current_moves, play_games, replay  # noqa: E402
-from training.rl_learner import Learner, RLSettings, RunError, policy_gradient_loss  # noqa: E402
+from training.rl_learner import (Learner, RLSettings, RunError, backward_in_chunks,  # noqa: E402
+                                 policy_gradient_loss, training_positions)
 from tests.programs import TOOLS, tool                   # noqa: E402
 
 
@@ -81,6 +82,34 @@ def test_the_baseline_is_the_frozen_value_and_sampling_keeps_the_loss_finite(tin
     first = [p.clone() for p in learner.baseline_model.parameters()]
     learner.update(games)
     assert all(torch.equal(a, b) for a, b in zip(first, learner.baseline_model.parameters()))
+
+
+def test_a_step_taken_in_chunks_has_the_gradient_of_one_pass(tiny, tmp_path):
+    """The learner takes a step's positions a chunk at a time (memory), and the gradient
+    it accumulates is the one pass's over all of them."""
+    learner = Learner(tmp_path / 'run', tiny)
+    games = play_games(policy_of(learner), policy_of(learner), 2, seed=6, size=9, max_moves=40)
+    model, baseline = learner.model, learner.baseline_model
+
+    def gradient(step):
+        model.zero_grad()
+        result = step()
+        return result, [p.grad.clone() for p in model.parameters() if p.grad is not None]
+
+    (loss, entropy), whole = gradient(lambda: _backward_in_one_pass(model, baseline, games))
+    positions = training_positions(games, np.random.default_rng(0), model.planes)
+    assert len(positions) > 7
+    (chunked_loss, chunked_entropy), chunked = gradient(
+        lambda: backward_in_chunks(model, baseline, positions, chunk=7))
+    assert whole and len(whole) == len(chunked)
+    assert all(torch.allclose(a, b, atol=1e-6) for a, b in zip(whole, chunked))
+    assert abs(loss - chunked_loss) < 1e-5 and abs(entropy - chunked_entropy) < 1e-5
+
+
+def _backward_in_one_pass(model, baseline, games):
+    loss, entropy = policy_gradient_loss(model, baseline, games, np.random.default_rng(0))
+    loss.backward()
+    return float(loss.detach()), entropy
 
 
 class OccupiedRaised(torch.nn.Module):

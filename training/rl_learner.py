@@ -43,40 +43,94 @@ class RLSettings:
     baseline: bool = True             # z - v(s) with the frozen value head; False: z alone
 
 
-def policy_gradient_loss(model, baseline_model, games, rng, positions_per_game=0):
-    """The REINFORCE loss over the current policy's moves in `games` (its mean over the
-    positions used, so that alpha means the same whatever their number), and the mean
-    entropy of the policy there. log p is that of the distribution the games sampled
-    from, the softmax over the sensible moves (training.rl_games.sample_moves), so the
-    gradient is the policy gradient of the policy that played. A sample of positions per
-    game keeps the gradient's expectation: it is the mean over a uniform sample of the
-    same terms."""
-    planes, masks, moves, outcomes = [], [], [], []
+# Positions in one forward and backward pass of the learner. The activations kept for the
+# backward pass grow with it (about 2 MB a position for k=96 in fp32; the time a position
+# is the same from 256 to 2,048, docs/RESULTS.md): a step at all of 128 games' positions
+# (about 28,000) would not fit in memory in one pass.
+LEARNER_CHUNK = 256
+
+
+@dataclass
+class TrainingPositions:
+    """The positions one step trains on, each in the symmetry it drew."""
+    planes: np.ndarray      # (N, planes, s, s) uint8
+    sensible: np.ndarray    # (N, s*s) bool: the moves the games sampled from
+    moves: np.ndarray       # (N,) int64: the move played, in the same symmetry
+    outcomes: np.ndarray    # (N,) float32: z, the outcome for the player who moved
+
+    def __len__(self):
+        return len(self.moves)
+
+    def part(self, start, stop):
+        return TrainingPositions(self.planes[start:stop], self.sensible[start:stop],
+                                 self.moves[start:stop], self.outcomes[start:stop])
+
+
+def training_positions(games, rng, planes, positions_per_game=0):
+    """The current policy's moves in `games` as a step takes them: all of them, or a
+    uniform sample of `positions_per_game` a game (the same terms, so the same expected
+    gradient), each in a random one of the 8 symmetries as the SL trainer feeds them."""
+    planes_of, masks, moves, outcomes = [], [], [], []
     for game in games:
         own = current_moves(game)
         if positions_per_game and len(own) > positions_per_game:
             own = [own[i] for i in rng.choice(len(own), positions_per_game, replace=False)]
         for board, move in own:
             k = int(rng.integers(features.NUM_SYMMETRIES))
-            planes.append(features.apply_symmetry(features.input_planes(board, model.planes), k))
+            planes_of.append(features.apply_symmetry(features.input_planes(board, planes), k))
             grid = sensible_mask(board, board.to_move).reshape(board.size, board.size)
             masks.append(features.apply_symmetry(grid, k).reshape(-1))
             moves.append(features.symmetric_move(move, k, board.size))
             outcomes.append(game.outcome_for(game.current))
-    if not planes:
+    if not planes_of:
         raise ValueError('no move of the current policy in these games')
-    x = torch.from_numpy(np.ascontiguousarray(np.stack(planes))).float()
-    z = torch.tensor(outcomes, dtype=torch.float32)
+    return TrainingPositions(np.ascontiguousarray(np.stack(planes_of)), np.stack(masks),
+                             np.array(moves, dtype=np.int64),
+                             np.array(outcomes, dtype=np.float32))
+
+
+def policy_gradient_terms(model, baseline_model, positions):
+    """The REINFORCE loss and the policy's entropy at `positions`, summed (not yet the
+    mean). log p is that of the distribution the games sampled from, the softmax over the
+    sensible moves (training.rl_games.sample_moves), so the gradient is the policy
+    gradient of the policy that played."""
+    x = torch.from_numpy(positions.planes).float()
+    z = torch.from_numpy(positions.outcomes)
     if baseline_model is not None:
         with torch.no_grad():
             z = z - baseline_model(x)[1].float()
     logits = model(x)[0].float()
-    sensible = torch.from_numpy(np.stack(masks))
+    sensible = torch.from_numpy(positions.sensible)
     log_p = F.log_softmax(logits.masked_fill(~sensible, float('-inf')), dim=1)
-    chosen = log_p.gather(1, torch.tensor(moves).unsqueeze(1)).squeeze(1)
+    chosen = log_p.gather(1, torch.from_numpy(positions.moves).unsqueeze(1)).squeeze(1)
     p = log_p.exp()
-    entropy = -(p * log_p.masked_fill(~sensible, 0.0)).sum(1).mean()
-    return -(z * chosen).mean(), float(entropy.detach())
+    entropy = -(p * log_p.masked_fill(~sensible, 0.0)).sum(1).sum()
+    return -(z * chosen).sum(), entropy
+
+
+def policy_gradient_loss(model, baseline_model, games, rng, positions_per_game=0):
+    """The REINFORCE loss over the current policy's moves in `games` (its mean over the
+    positions used, so that alpha means the same whatever their number), and the mean
+    entropy of the policy there, in one pass (a few games; Learner.update takes a step's
+    positions in chunks)."""
+    positions = training_positions(games, rng, model.planes, positions_per_game)
+    loss, entropy = policy_gradient_terms(model, baseline_model, positions)
+    return loss / len(positions), float(entropy.detach()) / len(positions)
+
+
+def backward_in_chunks(model, baseline_model, positions, chunk=LEARNER_CHUNK, bf16=False):
+    """The gradient of policy_gradient_loss's mean, accumulated in the model's .grad one
+    chunk of positions at a time, so that memory does not grow with the step's size;
+    (the loss, the mean entropy). bf16: the forward passes in bf16 autocast."""
+    total_loss = total_entropy = 0.0
+    for start in range(0, len(positions), chunk):
+        with torch.autocast('cpu', dtype=torch.bfloat16, enabled=bf16):
+            loss, entropy = policy_gradient_terms(model, baseline_model,
+                                                  positions.part(start, start + chunk))
+        (loss / len(positions)).backward()
+        total_loss += float(loss.detach())
+        total_entropy += float(entropy.detach())
+    return total_loss / len(positions), total_entropy / len(positions)
 
 
 class Learner:
@@ -129,20 +183,20 @@ class Learner:
         iteration's log entry."""
         s = self.settings
         self.model.train()
+        positions = training_positions(games, self.rng, self.model.planes,
+                                       s.positions_per_game)
+        self.optimizer.zero_grad()
         # bf16 autocast where the CPU computes it natively: 3.7x the positions a second
         # (docs/RESULTS.md, the RL stage in bf16); weights and step stay fp32.
-        with torch.autocast('cpu', dtype=torch.bfloat16, enabled=bf16_is_fast()):
-            loss, entropy = policy_gradient_loss(
-                self.model, self.baseline_model if s.baseline else None, games, self.rng,
-                s.positions_per_game)
-        self.optimizer.zero_grad()
-        loss.backward()
+        loss, entropy = backward_in_chunks(
+            self.model, self.baseline_model if s.baseline else None, positions,
+            bf16=bf16_is_fast())
         self.optimizer.step()
         self.model.eval()
         self.iteration += 1
         won = sum(g.winner == g.current for g in games)
         entry = dict(iteration=self.iteration, games=len(games), won=won,
-                     win_rate=won / len(games), entropy=entropy, loss=float(loss.detach()),
+                     win_rate=won / len(games), entropy=entropy, loss=loss,
                      time=time.time())
         self.history.append(entry)
         if self.iteration % s.pool_every == 0:

@@ -1,9 +1,10 @@
 """Figures for the RL stage (not pass/fail): self-play games a second and the learner's
 positions a second, on one process, in the precision the CPU computes fastest (bf16 where
-it is native) or in fp32 (--fp32), so that the two can be compared in one run.
+it is native) or in fp32 (--fp32), so that the two can be compared in one run; the learner
+as Learner.update takes a step, --chunk positions a pass, with the memory it peaked at.
 
     nice -n 10 .venv/bin/python tools/bench/bench_selfplay_rl.py --weights weights/heads-k96.pt \
-        --games 64 [--threads 1] [--fp32]
+        --games 64 [--threads 1] [--fp32] [--positions-per-game 0] [--chunk 256,2048]
 """
 
 import argparse
@@ -16,7 +17,18 @@ import _checkout  # noqa: F401  (this checkout's packages first)
 from goengine.nn import netfile
 from goengine.nn.inference import NetworkEvaluator, bf16_is_fast
 from training.rl_games import play_games
-from training.rl_learner import policy_gradient_loss
+from training.rl_learner import LEARNER_CHUNK, backward_in_chunks, training_positions
+
+
+def peak_mib():
+    """This process's peak resident memory since the last reset_peak (Linux), MiB."""
+    with open('/proc/self/status') as f:
+        return next(int(line.split()[1]) for line in f if line.startswith('VmHWM')) / 1024
+
+
+def reset_peak():
+    with open('/proc/self/clear_refs', 'w') as f:
+        f.write('5')
 
 
 def main(argv=None):
@@ -24,7 +36,9 @@ def main(argv=None):
     parser.add_argument('--weights', default='weights/heads-k96.pt')
     parser.add_argument('--games', type=int, default=64, help='games played at once')
     parser.add_argument('--threads', type=int, default=1)
-    parser.add_argument('--positions-per-game', type=int, default=16)
+    parser.add_argument('--positions-per-game', type=int, default=16, help='0: all')
+    parser.add_argument('--chunk', default=str(LEARNER_CHUNK),
+                        help='positions a forward and backward pass, several to compare')
     parser.add_argument('--fp32', action='store_true', help='no bf16, where the CPU has it')
     parser.add_argument('--seed', type=int, default=1)
     args = parser.parse_args(argv)
@@ -42,15 +56,17 @@ def main(argv=None):
           f'{moves / args.games:.0f} moves a game, {moves / played:.0f} moves/s')
 
     model.train()
-    start = time.perf_counter()
-    with torch.autocast('cpu', dtype=torch.bfloat16, enabled=bf16):
-        loss, _ = policy_gradient_loss(model, model, games, np.random.default_rng(0),
-                                       args.positions_per_game)
-    loss.backward()
-    learned = time.perf_counter() - start
-    positions = args.games * args.positions_per_game   # every game has more own moves
-    print(f'learner: {positions} positions forward and backward in {learned:.1f} s, '
-          f'{positions / learned:.0f} positions/s')
+    positions = training_positions(games, np.random.default_rng(0), model.planes,
+                                   args.positions_per_game)
+    for chunk in (int(c) for c in args.chunk.split(',')):
+        reset_peak()
+        start = time.perf_counter()
+        model.zero_grad()
+        backward_in_chunks(model, model, positions, chunk=chunk, bf16=bf16)
+        learned = time.perf_counter() - start
+        print(f'learner: {len(positions)} positions forward and backward in {learned:.1f} s, '
+              f'{len(positions) / learned:.0f} positions/s, {chunk} a pass, peak '
+              f'{peak_mib():.0f} MiB')
 
 
 if __name__ == '__main__':

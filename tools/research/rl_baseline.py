@@ -1,0 +1,92 @@
+#!/usr/bin/env python3
+"""How much the RL learner's value baseline takes out of the policy gradient's noise.
+
+REINFORCE's step is the mean of (z - b) * dlog p over the current policy's moves; the
+baseline b changes nothing in expectation, and the noise goes with E[(z - b)^2]. This
+plays games of an RL run's current network against its pool's first version (the
+network it started from), as the run's iterations do, and reads at a sample of the
+current player's positions: z (the outcome for the mover), the frozen value head the
+learner subtracts (training/rl_learner.py), the same head moved to the games' komi
+through the score head (nets.value_at_komi), and the scale a of a * v that would leave
+the least E[(z - a v)^2]. Each by the move number, since a value reads a decided game
+better than an open one.
+
+    .venv/bin/python tools/research/rl_baseline.py --run-dir runs/rl --games 64
+"""
+
+import argparse
+
+import numpy as np
+import torch
+
+import _checkout  # noqa: F401  (this checkout's packages first)
+from goengine import WHITE
+from goengine.nn import features, netfile
+from goengine.nn.inference import NetworkEvaluator
+from training.rl_games import current_moves, play_games
+from training.rl_learner import Learner
+
+PHASES = ((0, 50), (50, 150), (150, 250), (250, 10_000))
+
+
+def readings(baseline, games, rng, per_game):
+    """(z, move number, raw value, value at the games' komi) at up to `per_game` of each
+    game's current-player positions, arrays."""
+    rows, boards = [], []
+    for game in games:
+        own = [board for board, _ in current_moves(game)]
+        if len(own) > per_game:
+            own = [own[j] for j in sorted(rng.choice(len(own), per_game, replace=False))]
+        for board in own:
+            rows.append((game.outcome_for(game.current), board.move_number))
+            boards.append(board)
+    planes = np.stack([features.input_planes(b, baseline.planes) for b in boards])
+    white = np.array([b.to_move == WHITE for b in boards])
+    raw, at_komi = [], []
+    for start in range(0, len(boards), 256):
+        chunk = slice(start, start + 256)
+        raw.append(baseline.value(planes[chunk]))
+        at_komi.append(baseline.value_at(planes[chunk], boards[0].komi, white[chunk]))
+    z, moves = np.array(rows, dtype=np.float64).T
+    return z, moves, np.concatenate(raw).astype(np.float64), np.concatenate(at_komi).astype(np.float64)
+
+
+def line(name, z, v):
+    """E[z^2], E[(z - v)^2], the best scale a and E[(z - a v)^2], corr(z, v)."""
+    a = float((z * v).sum() / max((v * v).sum(), 1e-12))
+    corr = float(np.corrcoef(z, v)[0, 1]) if v.std() > 0 and z.std() > 0 else float('nan')
+    return (f"{name}: {len(z)} positions, E[z^2] {np.mean(z * z):.3f}, "
+            f"E[(z - v)^2] {np.mean((z - v) ** 2):.3f}, best a {a:.2f} -> "
+            f"E[(z - a v)^2] {np.mean((z - a * v) ** 2):.3f}, corr {corr:.3f}, "
+            f"mean |v| {np.mean(np.abs(v)):.3f}")
+
+
+def main(argv=None):
+    p = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    p.add_argument("--run-dir", required=True)
+    p.add_argument("--games", type=int, default=64)
+    p.add_argument("--positions-per-game", type=int, default=32)
+    p.add_argument("--threads", type=int, default=2)
+    p.add_argument("--seed", type=int, default=1)
+    args = p.parse_args(argv)
+    torch.set_num_threads(args.threads)
+    learner = Learner(args.run_dir)
+    current = NetworkEvaluator(learner.model.float().eval(), threads=0)
+    opponent = NetworkEvaluator(netfile.load_network(learner.pool[0]), threads=0)
+    baseline = NetworkEvaluator(netfile.load_network(f"{args.run_dir}/baseline.pt"), threads=0)
+    games = play_games(current, opponent, args.games, seed=args.seed)
+    won = sum(g.winner == g.current for g in games)
+    print(f"{args.run_dir}: iteration {learner.iteration}, {args.games} games, current won "
+          f"{won}, {np.mean([len(g.moves) for g in games]):.0f} moves a game")
+    z, moves, raw, at_komi = readings(baseline, games, np.random.default_rng(args.seed),
+                                      args.positions_per_game)
+    print(line("raw value head (the learner's baseline)", z, raw))
+    print(line(f"value at komi {games[0].komi}", z, at_komi))
+    for low, high in PHASES:
+        part = (moves >= low) & (moves < high)
+        if part.any():
+            print(line(f"  moves {low}-{high - 1}, raw", z[part], raw[part]))
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,98 @@
+#!/usr/bin/env python3
+"""How much of the RL step is noise, and what a game's positions are worth to it.
+
+The learner's step is the mean over games of each game's REINFORCE term (training/
+rl_learner.py, policy_gradient_loss), taken at all of the current player's positions or
+at a sample of them (--positions-per-game). Every choice has the same expectation G, so
+the better one has the smaller spread between games, tr(Cov) of the per-game
+gradients: with all positions listed first (0, the default), r = tr(Cov_k) / tr(Cov_all)
+says how many games trained at k positions are worth one trained at all of them. The gradient noise scale tr(Cov) / |G|^2
+(McCandlish et al. 2018, "An Empirical Model of Large-Batch Training") is the number of
+games a step needs before its signal outweighs its noise; |G|^2 is estimated without
+bias as |mean|^2 - tr(Cov) / n, and is too small to read when that comes out near 0.
+
+The games are the run's own: its current network against its pool's first version, as
+an iteration plays them. Each game's gradient goes through the learner's own loss, one
+backward pass per game and choice; the learner's seconds a position are reported with
+them, so the choices can be compared per second of a whole iteration.
+
+    .venv/bin/python tools/research/rl_gradient_noise.py --run-dir runs/rl --games 64
+"""
+
+import argparse
+import time
+
+import numpy as np
+import torch
+
+import _checkout  # noqa: F401  (this checkout's packages first)
+from goengine.nn import netfile
+from goengine.nn.inference import NetworkEvaluator
+from training.rl_games import current_moves, play_games
+from training.rl_learner import Learner, policy_gradient_loss
+
+
+def game_gradient(learner, game, rng, positions):
+    """The learner's gradient on one game (a flat float64 vector), and the positions used."""
+    model = learner.model
+    model.train()
+    model.zero_grad()
+    loss, _ = policy_gradient_loss(model, learner.baseline_model if learner.settings.baseline
+                                   else None, [game], rng, positions)
+    loss.backward()
+    model.eval()
+    used = min(positions, len(current_moves(game))) if positions else len(current_moves(game))
+    return torch.cat([p.grad.reshape(-1) for p in model.parameters()
+                      if p.grad is not None]).double(), used   # the policy's own
+
+
+def spread(gradients):
+    """(tr(Cov) of one game's gradient, the unbiased |G|^2, the mean)."""
+    g = torch.stack(gradients)
+    n = len(g)
+    mean = g.mean(0)
+    trace = float(((g - mean) ** 2).sum() / (n - 1))
+    return trace, float(mean @ mean) - trace / n, mean
+
+
+def main(argv=None):
+    p = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    p.add_argument("--run-dir", required=True)
+    p.add_argument("--games", type=int, default=64)
+    p.add_argument("--positions", default="0,64,32,8",
+                   help="positions a game to compare, 0 for all (default %(default)s)")
+    p.add_argument("--threads", type=int, default=2)
+    p.add_argument("--seed", type=int, default=1)
+    args = p.parse_args(argv)
+    torch.set_num_threads(args.threads)
+    learner = Learner(args.run_dir)
+    current = NetworkEvaluator(learner.model.float().eval(), threads=0)
+    opponent = NetworkEvaluator(netfile.load_network(learner.pool[0]), threads=0)
+    start = time.perf_counter()
+    games = play_games(current, opponent, args.games, seed=args.seed)
+    played = time.perf_counter() - start
+    own = np.mean([len(current_moves(g)) for g in games])
+    print(f"{args.run_dir}: iteration {learner.iteration}, {args.games} games in "
+          f"{played:.0f} s ({played / args.games:.2f} s a game), {own:.0f} positions of the "
+          f"current player a game")
+    rng = np.random.default_rng(args.seed)
+    baseline_trace, means = None, {}
+    for positions in (int(k) for k in args.positions.split(",")):
+        start, gradients, used = time.perf_counter(), [], 0
+        for game in games:
+            g, n = game_gradient(learner, game, rng, positions)
+            gradients.append(g)
+            used += n
+        seconds = (time.perf_counter() - start) / used
+        trace, signal, means[positions] = spread(gradients)
+        baseline_trace = baseline_trace or trace
+        cosine = float(means[positions] @ next(iter(means.values()))
+                       / (means[positions].norm() * next(iter(means.values())).norm()))
+        print(f"positions {positions or 'all'}: tr(Cov) {trace:.4g} a game "
+              f"(r = {trace / baseline_trace:.2f} of the first), |G|^2 {signal:.3g}, noise scale "
+              f"{trace / signal if signal > 0 else float('inf'):.3g} games, mean's cosine "
+              f"with the first {cosine:.3f}; learner {seconds * 1000:.1f} ms a position")
+
+
+if __name__ == "__main__":
+    main()

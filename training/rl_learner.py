@@ -23,9 +23,9 @@ import torch
 import torch.nn.functional as F
 
 from goengine.nn import features, netfile
-from goengine.nn.inference import bf16_is_fast
+from goengine.nn.inference import NetworkEvaluator, bf16_is_fast
 from goengine.players.player import sensible_mask
-from training.rl_games import current_moves
+from training.rl_games import current_moves, play_games
 
 CHECKPOINT = 'checkpoint.pt'
 
@@ -250,6 +250,14 @@ class Learner:
     def _step_at(self, lr):
         for group in self.optimizer.param_groups:
             group['lr'] = lr
+
+    def games_against_start(self, count, seed):
+        """`count` games of the current network against the one the run started from (the
+        pool's first version), as an iteration that draws it plays them: what the studies
+        of a run's step (tools/research) read."""
+        opponent = netfile.load_network(self.pool[0])
+        return play_games(NetworkEvaluator(self.model, threads=0),
+                          NetworkEvaluator(opponent, threads=0), count, seed=seed)
 
     def export(self, path):
         """The current network as a shipped file: fp16 (batch norm already folded)."""

@@ -21,9 +21,9 @@ import torch
 
 import _checkout  # noqa: F401  (this checkout's packages first)
 from goengine import WHITE
-from goengine.nn import features, netfile
+from goengine.nn import features
 from goengine.nn.inference import NetworkEvaluator
-from training.rl_games import current_moves, play_games
+from training.rl_games import current_moves
 from training.rl_learner import Learner
 
 PHASES = ((0, 50), (50, 150), (150, 250), (250, 10_000))
@@ -71,10 +71,8 @@ def main(argv=None):
     args = p.parse_args(argv)
     torch.set_num_threads(args.threads)
     learner = Learner(args.run_dir)
-    current = NetworkEvaluator(learner.model.float().eval(), threads=0)
-    opponent = NetworkEvaluator(netfile.load_network(learner.pool[0]), threads=0)
-    baseline = NetworkEvaluator(netfile.load_network(f"{args.run_dir}/baseline.pt"), threads=0)
-    games = play_games(current, opponent, args.games, seed=args.seed)
+    baseline = NetworkEvaluator(learner.baseline_model, threads=0)
+    games = learner.games_against_start(args.games, args.seed)
     won = sum(g.winner == g.current for g in games)
     print(f"{args.run_dir}: iteration {learner.iteration}, {args.games} games, current won "
           f"{won}, {np.mean([len(g.moves) for g in games]):.0f} moves a game")

@@ -2,11 +2,12 @@
 """How much of the RL step is noise, and what a game's positions are worth to it.
 
 The learner's step is the mean over games of each game's REINFORCE term (training/
-rl_learner.py, policy_gradient_loss), taken at all of the current player's positions or
+rl_learner.py, backward_in_chunks), taken at all of the current player's positions or
 at a sample of them (--positions-per-game). Every choice has the same expectation G, so
 the better one has the smaller spread between games, tr(Cov) of the per-game
-gradients: with all positions listed first (0, the default), r = tr(Cov_k) / tr(Cov_all)
-says how many games trained at k positions are worth one trained at all of them. The gradient noise scale tr(Cov) / |G|^2
+gradients: with all positions listed first (0, the default), r = tr(Cov_k) /
+tr(Cov_all) says how many games trained at k positions are worth one trained at all of
+them. The gradient noise scale tr(Cov) / |G|^2
 (McCandlish et al. 2018, "An Empirical Model of Large-Batch Training") is the number of
 games a step needs before its signal outweighs its noise; |G|^2 is estimated without
 bias as |mean|^2 - tr(Cov) / n, and is too small to read when that comes out near 0.
@@ -26,24 +27,22 @@ import numpy as np
 import torch
 
 import _checkout  # noqa: F401  (this checkout's packages first)
-from goengine.nn import netfile
-from goengine.nn.inference import NetworkEvaluator
-from training.rl_games import current_moves, play_games
-from training.rl_learner import Learner, policy_gradient_loss
+from training.rl_games import current_moves
+from training.rl_learner import Learner, backward_in_chunks, training_positions
 
 
-def game_gradient(learner, game, rng, positions):
-    """The learner's gradient on one game (a flat float64 vector), and the positions used."""
+def game_gradient(learner, game, rng, per_game):
+    """The learner's gradient on one game (a flat float64 vector), taken as its update
+    takes it, and the positions used."""
     model = learner.model
+    positions = training_positions([game], rng, model.planes, per_game)
     model.train()
     model.zero_grad()
-    loss, _ = policy_gradient_loss(model, learner.baseline_model if learner.settings.baseline
-                                   else None, [game], rng, positions)
-    loss.backward()
+    backward_in_chunks(model, learner.baseline_model if learner.settings.baseline else None,
+                       positions)
     model.eval()
-    used = min(positions, len(current_moves(game))) if positions else len(current_moves(game))
     return torch.cat([p.grad.reshape(-1) for p in model.parameters()
-                      if p.grad is not None]).double(), used   # the policy's own
+                      if p.grad is not None]).double(), len(positions)   # the policy's own
 
 
 def spread(gradients):
@@ -66,17 +65,15 @@ def main(argv=None):
     args = p.parse_args(argv)
     torch.set_num_threads(args.threads)
     learner = Learner(args.run_dir)
-    current = NetworkEvaluator(learner.model.float().eval(), threads=0)
-    opponent = NetworkEvaluator(netfile.load_network(learner.pool[0]), threads=0)
     start = time.perf_counter()
-    games = play_games(current, opponent, args.games, seed=args.seed)
+    games = learner.games_against_start(args.games, args.seed)
     played = time.perf_counter() - start
     own = np.mean([len(current_moves(g)) for g in games])
     print(f"{args.run_dir}: iteration {learner.iteration}, {args.games} games in "
           f"{played:.0f} s ({played / args.games:.2f} s a game), {own:.0f} positions of the "
           f"current player a game")
     rng = np.random.default_rng(args.seed)
-    baseline_trace, means = None, {}
+    first_trace = first_mean = None
     for positions in (int(k) for k in args.positions.split(",")):
         start, gradients, used = time.perf_counter(), [], 0
         for game in games:
@@ -84,12 +81,12 @@ def main(argv=None):
             gradients.append(g)
             used += n
         seconds = (time.perf_counter() - start) / used
-        trace, signal, means[positions] = spread(gradients)
-        baseline_trace = baseline_trace or trace
-        cosine = float(means[positions] @ next(iter(means.values()))
-                       / (means[positions].norm() * next(iter(means.values())).norm()))
+        trace, signal, mean = spread(gradients)
+        if first_mean is None:
+            first_trace, first_mean = trace, mean
+        cosine = float(mean @ first_mean / (mean.norm() * first_mean.norm()))
         print(f"positions {positions or 'all'}: tr(Cov) {trace:.4g} a game "
-              f"(r = {trace / baseline_trace:.2f} of the first), |G|^2 {signal:.3g}, noise scale "
+              f"(r = {trace / first_trace:.2f} of the first), |G|^2 {signal:.3g}, noise scale "
               f"{trace / signal if signal > 0 else float('inf'):.3g} games, mean's cosine "
               f"with the first {cosine:.3f}; learner {seconds * 1000:.1f} ms a position")
 

@@ -19,7 +19,7 @@ from goengine.nn import netfile, nets                    # noqa: E402
 from goengine.nn.inference import NetworkEvaluator       # noqa: E402
 from training.rl_games import current_moves, play_games, replay  # noqa: E402
 from training.rl_learner import (Learner, RLSettings, RunError, backward_in_chunks,  # noqa: E402
-                                 policy_gradient_loss, training_positions)
+                                 policy_gradient_loss, run_history, training_positions)
 from tests.programs import TOOLS, tool                   # noqa: E402
 
 
@@ -163,6 +163,34 @@ def test_a_run_resumes_where_it_stopped(tiny, tmp_path):
     assert resumed.settings == learner.settings
 
 
+def test_the_curve_reads_the_run_s_own_log(tiny, tmp_path, capsys):
+    run = tmp_path / 'run'
+    learner = Learner(run, tiny, RLSettings(lr=0.01))
+    games = play_games(policy_of(learner), policy_of(learner), 3, seed=6, size=9, max_moves=30)
+    for _ in range(3):
+        learner.update(games)
+    won = sum(g.winner == g.current for g in games)
+    assert tool('rl_curve').main(['--run-dir', str(run), '--every', '2']) is None
+    lines = capsys.readouterr().out.splitlines()
+    assert lines[0].startswith(f'iterations     1-2     {2 * won:>5} of 6 ')
+    assert lines[1].startswith(f'iterations     3-3     {won:>5} of 3 ')
+    assert f'all 3 iterations: {3 * won} of 9' in lines[2]
+    assert lines[-1] == f'last iteration: 3 games, lr 0.01, {learner.history[-1]["positions"]} positions'
+    assert learner.history[-1]['positions'] > 0
+
+
+def test_the_curve_s_trend_follows_the_win_rate():
+    curve = tool('rl_curve')
+    entries = lambda rates: [dict(iteration=i + 1, games=100, won=round(100 * r), win_rate=r)
+                             for i, r in enumerate(rates)]
+    rising, error = curve.trend(entries([0.4, 0.5, 0.6, 0.7]))
+    assert rising == pytest.approx(10.0) and 0 < error < rising     # +0.1 an iteration
+    falling, _ = curve.trend(entries([0.7, 0.6, 0.5, 0.4]))
+    assert falling == pytest.approx(-10.0)
+    flat, _ = curve.trend(entries([0.5, 0.5, 0.5]))
+    assert flat == 0
+
+
 def test_a_resumed_run_keeps_its_settings_unless_told_and_steps_at_them(tiny, tmp_path):
     run, export = tmp_path / 'run', str(tmp_path / 'rl.pt')
     driver = tool('selfplay_rl').main
@@ -248,6 +276,8 @@ def test_a_corrupt_checkpoint_or_a_missing_start_is_one_clear_error(tiny, tmp_pa
         Learner(run)
     with pytest.raises(RunError, match='no weights to start from'):
         Learner(tmp_path / 'empty')
+    with pytest.raises(RunError, match='no such checkpoint'):
+        run_history(tmp_path / 'empty')
 
 
 try:

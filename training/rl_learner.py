@@ -133,6 +133,25 @@ def backward_in_chunks(model, baseline_model, positions, chunk=LEARNER_CHUNK, bf
     return total_loss / len(positions), total_entropy / len(positions)
 
 
+def read_checkpoint(path):
+    """A run's checkpoint as the dict Learner.save wrote, or one RunError saying why not."""
+    if not os.path.isfile(path):
+        raise RunError(f'{path}: no such checkpoint (not an RL run folder?)')
+    try:
+        state = torch.load(path, map_location='cpu', weights_only=True)
+    except Exception as exc:     # torch raises many kinds for a damaged file
+        raise RunError(f'{path}: cannot read the RL checkpoint; it is truncated or '
+                       f'corrupt ({type(exc).__name__})') from None
+    if not isinstance(state, dict) or state.get('format') != 'goengine-rl':
+        raise RunError(f'{path}: not a goengine RL checkpoint')
+    return state
+
+
+def run_history(run_dir):
+    """The log entries of a run folder's iterations, first to last (Learner.update)."""
+    return read_checkpoint(os.path.join(os.fspath(run_dir), CHECKPOINT))['history']
+
+
 class Learner:
     """The current network, its optimizer, the pool and the counters of one run folder."""
 
@@ -197,7 +216,7 @@ class Learner:
         won = sum(g.winner == g.current for g in games)
         entry = dict(iteration=self.iteration, games=len(games), won=won,
                      win_rate=won / len(games), entropy=entropy, loss=loss,
-                     time=time.time())
+                     positions=len(positions), lr=s.lr, time=time.time())
         self.history.append(entry)
         if self.iteration % s.pool_every == 0:
             self._join_pool()
@@ -218,13 +237,7 @@ class Learner:
         os.replace(path + '.tmp', path)
 
     def _resume(self, path, settings):
-        try:
-            state = torch.load(path, map_location='cpu', weights_only=True)
-        except Exception as exc:     # torch raises many kinds for a damaged file
-            raise RunError(f'{path}: cannot read the RL checkpoint; it is truncated or '
-                           f'corrupt ({type(exc).__name__})') from None
-        if not isinstance(state, dict) or state.get('format') != 'goengine-rl':
-            raise RunError(f'{path}: not a goengine RL checkpoint')
+        state = read_checkpoint(path)
         from goengine.nn.netfile import NETWORK_CLASSES
         self.model = NETWORK_CLASSES[state['kind']](**state['arch'])
         self.model.load_state_dict(state['model'])

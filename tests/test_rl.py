@@ -163,6 +163,14 @@ def test_a_run_resumes_where_it_stopped(tiny, tmp_path):
     assert resumed.settings == learner.settings
 
 
+def test_the_rl_processes_keep_freed_memory_on_glibc():
+    import platform
+    from training.cpu_memory import keep_freed_memory
+    if platform.libc_ver()[0] != 'glibc':
+        pytest.skip('the top pad is a glibc setting')
+    assert keep_freed_memory() is True
+
+
 def test_the_curve_reads_the_run_s_own_log(tiny, tmp_path, capsys):
     run = tmp_path / 'run'
     learner = Learner(run, tiny, RLSettings(lr=0.01))

@@ -25,6 +25,7 @@ import torch.nn.functional as F
 from goengine.nn import features, netfile
 from goengine.nn.inference import NetworkEvaluator, bf16_is_fast
 from goengine.players.player import sensible_mask
+from training.cpu_memory import keep_freed_memory
 from training.rl_games import current_moves, play_games
 
 CHECKPOINT = 'checkpoint.pt'
@@ -156,6 +157,7 @@ class Learner:
     """The current network, its optimizer, the pool and the counters of one run folder."""
 
     def __init__(self, run_dir, init_weights=None, settings=None, seed=0):
+        keep_freed_memory()      # each pass of update() reuses the last one's pages (cpu_memory.py)
         self.run_dir = os.fspath(run_dir)
         self.pool_dir = os.path.join(self.run_dir, 'pool')
         path = os.path.join(self.run_dir, CHECKPOINT)

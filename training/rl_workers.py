@@ -9,6 +9,7 @@ import torch
 
 from goengine.nn.inference import NetworkEvaluator
 from goengine.nn.netfile import NETWORK_CLASSES
+from training.cpu_memory import keep_freed_memory
 from training.rl_games import play_games
 
 
@@ -31,6 +32,7 @@ class SelfPlayWorker:
     versions it was sent, so an unchanged one is not rebuilt."""
 
     def __init__(self, threads=1, device='cpu'):
+        keep_freed_memory()      # each batch reuses the last one's pages (cpu_memory.py)
         torch.set_num_threads(threads)
         self.device = device
         self.cache = {}

@@ -1,10 +1,13 @@
 """Figures for the RL stage (not pass/fail): self-play games a second and the learner's
 positions a second, on one process, in the precision the CPU computes fastest (bf16 where
 it is native) or in fp32 (--fp32), so that the two can be compared in one run; the learner
-as Learner.update takes a step, --chunk positions a pass, with the memory it peaked at.
+as Learner.update takes a step, --chunk positions a pass, with the memory it peaked at,
+on the C heap the learner sets (training/cpu_memory.py) or on glibc's default
+(--default-heap, to compare in a second run).
 
     nice -n 10 .venv/bin/python tools/bench/bench_selfplay_rl.py --weights weights/heads-k96.pt \
-        --games 64 [--threads 1] [--fp32] [--positions-per-game 0] [--chunk 256,2048]
+        --games 64 [--threads 1] [--fp32] [--positions-per-game 0] [--chunk 256,2048] \
+        [--default-heap]
 """
 
 import argparse
@@ -16,6 +19,7 @@ import torch
 import _checkout  # noqa: F401  (this checkout's packages first)
 from goengine.nn import netfile
 from goengine.nn.inference import NetworkEvaluator, bf16_is_fast
+from training.cpu_memory import keep_freed_memory
 from training.rl_games import play_games
 from training.rl_learner import LEARNER_CHUNK, backward_in_chunks, training_positions
 
@@ -41,7 +45,11 @@ def main(argv=None):
                         help='positions a forward and backward pass, several to compare')
     parser.add_argument('--fp32', action='store_true', help='no bf16, where the CPU has it')
     parser.add_argument('--seed', type=int, default=1)
+    parser.add_argument('--default-heap', action='store_true',
+                        help="glibc's own heap settings, not the learner's top pad")
     args = parser.parse_args(argv)
+    if not args.default_heap:
+        keep_freed_memory()
     torch.set_num_threads(args.threads)
     bf16 = bf16_is_fast() and not args.fp32
     model = netfile.load_network(args.weights, head='policy')

@@ -19,7 +19,8 @@ from goengine.nn import netfile, nets                    # noqa: E402
 from goengine.nn.inference import NetworkEvaluator       # noqa: E402
 from training.rl_games import current_moves, play_games, replay  # noqa: E402
 from training.rl_learner import (Learner, RLSettings, RunError, backward_in_chunks,  # noqa: E402
-                                 policy_gradient_loss, run_history, training_positions)
+                                 policy_gradient_loss, policy_gradient_terms, run_history,
+                                 training_positions)
 from tests.programs import TOOLS, tool                   # noqa: E402
 
 
@@ -56,7 +57,7 @@ def own_log_probability(model, game, draws):
     position in the symmetry it draws, so that before and after measure the one objective
     the step followed, on any CPU."""
     with torch.no_grad():
-        loss, _ = policy_gradient_loss(model, None, [game], draws)
+        loss, _ = policy_gradient_loss(model, [game], draws, baseline=False)
     return -float(loss) * game.outcome_for(game.current)
 
 
@@ -73,15 +74,28 @@ def test_one_update_moves_the_policy_towards_a_win_and_away_from_a_loss(tiny, tm
     assert (after > before) if won else (after < before), (before, after)
 
 
-def test_the_baseline_is_the_frozen_value_and_sampling_keeps_the_loss_finite(tiny, tmp_path):
+def test_the_baseline_is_the_network_s_own_value_held_constant(tiny, tmp_path):
     learner = Learner(tmp_path / 'run', tiny, RLSettings(positions_per_game=3))
     games = play_games(policy_of(learner), policy_of(learner), 2, seed=2, size=9)
-    loss, entropy = policy_gradient_loss(learner.model, learner.baseline_model, games,
-                                         np.random.default_rng(0), 3)
-    assert torch.isfinite(loss) and 0 < entropy <= np.log(81) + 1e-6
-    first = [p.clone() for p in learner.baseline_model.parameters()]
-    learner.update(games)
-    assert all(torch.equal(a, b) for a, b in zip(first, learner.baseline_model.parameters()))
+    model = learner.model
+    positions = training_positions(games, np.random.default_rng(0), model.planes, 3)
+    loss, entropy = policy_gradient_terms(model, positions)
+    assert torch.isfinite(loss) and 0 < entropy / len(positions) <= np.log(81) + 1e-6
+    with torch.no_grad():
+        logits, value = model(torch.from_numpy(positions.planes).float())[:2]
+    log_p = torch.log_softmax(logits.masked_fill(~torch.from_numpy(positions.sensible),
+                                                 float('-inf')), 1)
+    chosen = log_p[torch.arange(len(positions)), torch.from_numpy(positions.moves)]
+    advantage = torch.from_numpy(positions.outcomes) - value
+    assert float(loss.detach()) == pytest.approx(float(-(advantage * chosen).sum()), rel=1e-5)
+    without, _ = policy_gradient_terms(model, positions, baseline=False)
+    assert float(without.detach()) == pytest.approx(float(-(torch.from_numpy(positions.outcomes)
+                                                    * chosen).sum()), rel=1e-5)
+    value_head = {name: p.clone() for name, p in model.named_parameters() if 'value' in name}
+    assert value_head
+    learner.update(games)              # the step moves the policy, never the value head
+    assert all(torch.equal(p, value_head[name])
+               for name, p in model.named_parameters() if name in value_head)
 
 
 def test_a_step_taken_in_chunks_has_the_gradient_of_one_pass(tiny, tmp_path):
@@ -89,25 +103,25 @@ def test_a_step_taken_in_chunks_has_the_gradient_of_one_pass(tiny, tmp_path):
     it accumulates is the one pass's over all of them."""
     learner = Learner(tmp_path / 'run', tiny)
     games = play_games(policy_of(learner), policy_of(learner), 2, seed=6, size=9, max_moves=40)
-    model, baseline = learner.model, learner.baseline_model
+    model = learner.model
 
     def gradient(step):
         model.zero_grad()
         result = step()
         return result, [p.grad.clone() for p in model.parameters() if p.grad is not None]
 
-    (loss, entropy), whole = gradient(lambda: _backward_in_one_pass(model, baseline, games))
+    (loss, entropy), whole = gradient(lambda: _backward_in_one_pass(model, games))
     positions = training_positions(games, np.random.default_rng(0), model.planes)
     assert len(positions) > 7
     (chunked_loss, chunked_entropy), chunked = gradient(
-        lambda: backward_in_chunks(model, baseline, positions, chunk=7))
+        lambda: backward_in_chunks(model, positions, chunk=7))
     assert whole and len(whole) == len(chunked)
     assert all(torch.allclose(a, b, atol=1e-6) for a, b in zip(whole, chunked))
     assert abs(loss - chunked_loss) < 1e-5 and abs(entropy - chunked_entropy) < 1e-5
 
 
-def _backward_in_one_pass(model, baseline, games):
-    loss, entropy = policy_gradient_loss(model, baseline, games, np.random.default_rng(0))
+def _backward_in_one_pass(model, games):
+    loss, entropy = policy_gradient_loss(model, games, np.random.default_rng(0))
     loss.backward()
     return float(loss.detach()), entropy
 
@@ -131,9 +145,9 @@ def test_the_loss_is_the_log_probability_of_the_sensible_moves_sampled_from(tiny
     from training.rl_games import SelfPlayGame
     learner = Learner(tmp_path / 'run', tiny)
     game = SelfPlayGame([40, 41, 31, 49, 30, 20, 39, 21], current=WHITE, winner=WHITE, size=9)
-    plain = policy_gradient_loss(learner.model, None, [game], np.random.default_rng(0))
-    raised = policy_gradient_loss(OccupiedRaised(learner.model), None, [game],
-                                  np.random.default_rng(0))
+    plain = policy_gradient_loss(learner.model, [game], np.random.default_rng(0), baseline=False)
+    raised = policy_gradient_loss(OccupiedRaised(learner.model), [game],
+                                  np.random.default_rng(0), baseline=False)
     assert torch.allclose(plain[0], raised[0], atol=1e-5) and abs(plain[1] - raised[1]) < 1e-4
 
 

@@ -3,9 +3,10 @@
 Silver et al. 2016, Methods: the weights follow
     delta rho = alpha / n * sum_i sum_t dlog p(a_t^i | s_t^i) / drho * (z_t^i - v(s_t^i)),
 over the current policy's own moves in n games, z the outcome for the mover and v a
-baseline: the value head of the network the run started from, frozen (the current
-network's trunk moves, so its own value head would drift with it); off, v = 0, the
-paper's first variant. Positions come in a random one of the 8 symmetries, as the SL
+baseline: the current network's own value head, read in the same forward pass as the
+policy and held constant (a function of the position alone, so the step stays unbiased;
+the value head itself is trained by nothing and rides on the trunk the policy moves; off,
+v = 0, the paper's first variant). Positions come in a random one of the 8 symmetries, as the SL
 trainer feeds them. Every `pool_every` iterations the current weights join the pool, and
 each iteration's opponent is drawn uniformly from it.
 
@@ -13,7 +14,6 @@ The run folder holds checkpoint.pt (written whole at every iteration, through a
 temporary file, and on SIGTERM) and pool/NNNNNN.pt, one file a pool version.
 """
 
-import copy
 import os
 import time
 from dataclasses import asdict, dataclass, replace
@@ -41,7 +41,7 @@ class RLSettings:
     lr: float = 0.001                 # plain SGD on the mean loss: the paper's alpha x moves a game
     pool_every: int = 500             # iterations between the current weights joining the pool
     positions_per_game: int = 0       # the current player's moves trained per game; 0: all
-    baseline: bool = True             # z - v(s) with the frozen value head; False: z alone
+    baseline: bool = True             # z - v(s), v the network's own value; False: z alone
 
 
 # Positions in one forward and backward pass of the learner. The activations kept for the
@@ -90,17 +90,19 @@ def training_positions(games, rng, planes, positions_per_game=0):
                              np.array(outcomes, dtype=np.float32))
 
 
-def policy_gradient_terms(model, baseline_model, positions):
+def policy_gradient_terms(model, positions, baseline=True):
     """The REINFORCE loss and the policy's entropy at `positions`, summed (not yet the
     mean). log p is that of the distribution the games sampled from, the softmax over the
     sensible moves (training.rl_games.sample_moves), so the gradient is the policy
-    gradient of the policy that played."""
+    gradient of the policy that played. The baseline is the value from the same pass,
+    detached: a separate frozen network's forward pass cost a quarter of the learner's
+    time for the same E[(z - v)^2] (docs/RESULTS.md, the RL baseline from the same pass)."""
     x = torch.from_numpy(positions.planes).float()
     z = torch.from_numpy(positions.outcomes)
-    if baseline_model is not None:
-        with torch.no_grad():
-            z = z - baseline_model(x)[1].float()
-    logits = model(x)[0].float()
+    outputs = model(x)
+    if baseline:
+        z = z - outputs[1].detach().float()
+    logits = outputs[0].float()
     sensible = torch.from_numpy(positions.sensible)
     log_p = F.log_softmax(logits.masked_fill(~sensible, float('-inf')), dim=1)
     chosen = log_p.gather(1, torch.from_numpy(positions.moves).unsqueeze(1)).squeeze(1)
@@ -109,25 +111,25 @@ def policy_gradient_terms(model, baseline_model, positions):
     return -(z * chosen).sum(), entropy
 
 
-def policy_gradient_loss(model, baseline_model, games, rng, positions_per_game=0):
+def policy_gradient_loss(model, games, rng, positions_per_game=0, baseline=True):
     """The REINFORCE loss over the current policy's moves in `games` (its mean over the
     positions used, so that alpha means the same whatever their number), and the mean
     entropy of the policy there, in one pass (a few games; Learner.update takes a step's
     positions in chunks)."""
     positions = training_positions(games, rng, model.planes, positions_per_game)
-    loss, entropy = policy_gradient_terms(model, baseline_model, positions)
+    loss, entropy = policy_gradient_terms(model, positions, baseline)
     return loss / len(positions), float(entropy.detach()) / len(positions)
 
 
-def backward_in_chunks(model, baseline_model, positions, chunk=LEARNER_CHUNK, bf16=False):
+def backward_in_chunks(model, positions, chunk=LEARNER_CHUNK, bf16=False, baseline=True):
     """The gradient of policy_gradient_loss's mean, accumulated in the model's .grad one
     chunk of positions at a time, so that memory does not grow with the step's size;
     (the loss, the mean entropy). bf16: the forward passes in bf16 autocast."""
     total_loss = total_entropy = 0.0
     for start in range(0, len(positions), chunk):
         with torch.autocast('cpu', dtype=torch.bfloat16, enabled=bf16):
-            loss, entropy = policy_gradient_terms(model, baseline_model,
-                                                  positions.part(start, start + chunk))
+            loss, entropy = policy_gradient_terms(model, positions.part(start, start + chunk),
+                                                  baseline)
         (loss / len(positions)).backward()
         total_loss += float(loss.detach())
         total_entropy += float(entropy.detach())
@@ -172,13 +174,9 @@ class Learner:
             self.iteration, self.pool, self.history = 0, [], []
             self.seed = seed
             os.makedirs(self.pool_dir, exist_ok=True)
-            self.baseline_model = copy.deepcopy(self.model).eval()
-            self._save_frozen()
             self._join_pool()
             self.optimizer = torch.optim.SGD(self.model.parameters(), lr=self.settings.lr)
             self.save()
-        for p in self.baseline_model.parameters():
-            p.requires_grad_(False)
         self.rng = np.random.default_rng((self.seed, self.iteration))
 
     # -- the pool ------------------------------------------------------------------
@@ -193,10 +191,6 @@ class Learner:
         netfile.save_network(path, self.model, extra={'rl_iteration': self.iteration}, half=False)
         self.pool.append(path)
 
-    def _save_frozen(self):
-        netfile.save_network(os.path.join(self.run_dir, 'baseline.pt'), self.baseline_model,
-                             half=False)
-
     # -- one iteration -------------------------------------------------------------
 
     def update(self, games):
@@ -209,9 +203,8 @@ class Learner:
         self.optimizer.zero_grad()
         # bf16 autocast where the CPU computes it natively: 3.7x the positions a second
         # (docs/RESULTS.md, the RL stage in bf16); weights and step stay fp32.
-        loss, entropy = backward_in_chunks(
-            self.model, self.baseline_model if s.baseline else None, positions,
-            bf16=bf16_is_fast())
+        loss, entropy = backward_in_chunks(self.model, positions, bf16=bf16_is_fast(),
+                                           baseline=s.baseline)
         self.optimizer.step()
         self.model.eval()
         self.iteration += 1
@@ -250,7 +243,6 @@ class Learner:
         missing = [p for p in self.pool if not os.path.exists(p)]
         if missing:
             raise RunError(f'{path}: pool versions missing: {", ".join(missing)}')
-        self.baseline_model = netfile.load_network(os.path.join(self.run_dir, 'baseline.pt'))
         self.optimizer = torch.optim.SGD(self.model.parameters(), lr=self.settings.lr)
         self.optimizer.load_state_dict(state['optimizer'])
         self._step_at(self.settings.lr)      # the state holds the lr it was saved with
@@ -266,13 +258,16 @@ class Learner:
         for group in self.optimizer.param_groups:
             group['lr'] = lr
 
+    def start_network(self):
+        """The network the run started from: the pool's first version."""
+        return netfile.load_network(self.pool[0])
+
     def games_against_start(self, count, seed):
-        """`count` games of the current network against the one the run started from (the
-        pool's first version), as an iteration that draws it plays them: what the studies
-        of a run's step (tools/research) read."""
-        opponent = netfile.load_network(self.pool[0])
+        """`count` games of the current network against the one the run started from, as
+        an iteration that draws it plays them: what the studies of a run's step
+        (tools/research) read."""
         return play_games(NetworkEvaluator(self.model, threads=0),
-                          NetworkEvaluator(opponent, threads=0), count, seed=seed)
+                          NetworkEvaluator(self.start_network(), threads=0), count, seed=seed)
 
     def export(self, path):
         """The current network as a shipped file: fp16 (batch norm already folded)."""

@@ -70,7 +70,7 @@ def main(argv=None):
         reset_peak()
         start = time.perf_counter()
         model.zero_grad()
-        backward_in_chunks(model, model, positions, chunk=chunk, bf16=bf16)
+        backward_in_chunks(model, positions, chunk=chunk, bf16=bf16)
         learned = time.perf_counter() - start
         print(f'learner: {len(positions)} positions forward and backward in {learned:.1f} s, '
               f'{len(positions) / learned:.0f} positions/s, {chunk} a pass, peak '

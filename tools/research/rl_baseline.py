@@ -5,11 +5,12 @@ REINFORCE's step is the mean of (z - b) * dlog p over the current policy's moves
 baseline b changes nothing in expectation, and the noise goes with E[(z - b)^2]. This
 plays games of an RL run's current network against its pool's first version (the
 network it started from), as the run's iterations do, and reads at a sample of the
-current player's positions: z (the outcome for the mover), the frozen value head the
-learner subtracts (training/rl_learner.py), the same head moved to the games' komi
-through the score head (nets.value_at_komi), and the scale a of a * v that would leave
-the least E[(z - a v)^2]. Each by the move number, since a value reads a decided game
-better than an open one.
+current player's positions: z (the outcome for the mover), the current network's own
+value head, which the learner subtracts (training/rl_learner.py), the start network's
+(frozen: what the learner subtracted before it read its own), the start's moved to the games' komi
+through the score head (nets.value_at_komi), and for each the scale a of a * v that
+would leave the least E[(z - a v)^2]. Each by the move number, since a value reads a
+decided game better than an open one.
 
     .venv/bin/python tools/research/rl_baseline.py --run-dir runs/rl --games 64
 """
@@ -29,9 +30,9 @@ from training.rl_learner import Learner
 PHASES = ((0, 50), (50, 150), (150, 250), (250, 10_000))
 
 
-def readings(baseline, games, rng, per_game):
-    """(z, move number, raw value, value at the games' komi) at up to `per_game` of each
-    game's current-player positions, arrays."""
+def readings(games, rng, per_game):
+    """(z, move number) at up to `per_game` of each game's current-player positions, as
+    arrays, and those positions' boards."""
     rows, boards = [], []
     for game in games:
         own = [board for board, _ in current_moves(game)]
@@ -40,15 +41,21 @@ def readings(baseline, games, rng, per_game):
         for board in own:
             rows.append((game.outcome_for(game.current), board.move_number))
             boards.append(board)
-    planes = np.stack([features.input_planes(b, baseline.planes) for b in boards])
+    z, moves = np.array(rows, dtype=np.float64).T
+    return z, moves, boards
+
+
+def values(network, boards):
+    """`network`'s raw value at `boards` and its value at the games' komi, arrays."""
+    planes = np.stack([features.input_planes(b, network.planes) for b in boards])
     white = np.array([b.to_move == WHITE for b in boards])
     raw, at_komi = [], []
     for start in range(0, len(boards), 256):
         chunk = slice(start, start + 256)
-        raw.append(baseline.value(planes[chunk]))
-        at_komi.append(baseline.value_at(planes[chunk], boards[0].komi, white[chunk]))
-    z, moves = np.array(rows, dtype=np.float64).T
-    return z, moves, np.concatenate(raw).astype(np.float64), np.concatenate(at_komi).astype(np.float64)
+        raw.append(network.value(planes[chunk]))
+        at_komi.append(network.value_at(planes[chunk], boards[0].komi, white[chunk]))
+    return (np.concatenate(raw).astype(np.float64),
+            np.concatenate(at_komi).astype(np.float64))
 
 
 def line(name, z, v):
@@ -71,19 +78,21 @@ def main(argv=None):
     args = p.parse_args(argv)
     torch.set_num_threads(args.threads)
     learner = Learner(args.run_dir)
-    baseline = NetworkEvaluator(learner.baseline_model, threads=0)
     games = learner.games_against_start(args.games, args.seed)
     won = sum(g.winner == g.current for g in games)
     print(f"{args.run_dir}: iteration {learner.iteration}, {args.games} games, current won "
           f"{won}, {np.mean([len(g.moves) for g in games]):.0f} moves a game")
-    z, moves, raw, at_komi = readings(baseline, games, np.random.default_rng(args.seed),
-                                      args.positions_per_game)
-    print(line("raw value head (the learner's baseline)", z, raw))
-    print(line(f"value at komi {games[0].komi}", z, at_komi))
+    z, moves, boards = readings(games, np.random.default_rng(args.seed), args.positions_per_game)
+    raw, at_komi = values(NetworkEvaluator(learner.start_network(), threads=0), boards)
+    own, _ = values(NetworkEvaluator(learner.model, threads=0), boards)
+    print(line("the current network's own value head (the learner's baseline)", z, own))
+    print(line("the start's value head", z, raw))
+    print(line(f"the start's value at komi {games[0].komi}", z, at_komi))
     for low, high in PHASES:
         part = (moves >= low) & (moves < high)
         if part.any():
-            print(line(f"  moves {low}-{high - 1}, raw", z[part], raw[part]))
+            print(line(f"  moves {low}-{high - 1}, own", z[part], own[part]))
+            print(line(f"  moves {low}-{high - 1}, start's", z[part], raw[part]))
 
 
 if __name__ == "__main__":

@@ -64,7 +64,7 @@ def main(argv=None):
     p.add_argument("--seed", type=int, default=1)
     args = p.parse_args(argv)
     learner = Learner(args.run_dir)
-    current, start = learner.model.float().eval(), learner.baseline_model.float().eval()
+    current, start = learner.model.float().eval(), learner.start_network().float().eval()
     print(f"{args.run_dir}: iteration {learner.iteration}")
     for name, boards in (("held-out", held_out_positions(args.held_out_games)),
                          ("self-play", self_play_positions(start, args.self_play_games,

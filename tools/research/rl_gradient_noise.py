@@ -38,8 +38,7 @@ def game_gradient(learner, game, rng, per_game):
     positions = training_positions([game], rng, model.planes, per_game)
     model.train()
     model.zero_grad()
-    backward_in_chunks(model, learner.baseline_model if learner.settings.baseline else None,
-                       positions)
+    backward_in_chunks(model, positions, baseline=learner.settings.baseline)
     model.eval()
     return torch.cat([p.grad.reshape(-1) for p in model.parameters()
                       if p.grad is not None]).double(), len(positions)   # the policy's own

@@ -12,9 +12,8 @@ it; the engine's default backend, ONNX Runtime, keeps its own arena.
 import ctypes
 
 M_TOP_PAD = -2          # mallopt's parameter number (glibc malloc.h)
-TOP_PAD = 1 << 30       # bytes the heap keeps beyond its use: the RL learner 1.26x and its
-                        # self-play 1.10x faster in fp32, for ~50-150 MiB more at peak
-                        # (docs/RESULTS.md, "The RL stage's C heap")
+TOP_PAD = 1 << 30       # bytes the heap keeps beyond its use (docs/DECISIONS.md, "the RL
+                        # stage's C heap")
 
 
 def keep_freed_memory():

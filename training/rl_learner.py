@@ -5,8 +5,8 @@ Silver et al. 2016, Methods: the weights follow
 over the current policy's own moves in n games, z the outcome for the mover and v a
 baseline: the current network's own value head, read in the same forward pass as the
 policy and held constant (a function of the position alone, so the step stays unbiased;
-the value head itself is trained by nothing and rides on the trunk the policy moves; off,
-v = 0, the paper's first variant). Positions come in a random one of the 8 symmetries, as the SL
+the value head is trained by nothing and rides on the trunk the policy moves); off, v = 0,
+the paper's first variant. Positions come in a random one of the 8 symmetries, as the SL
 trainer feeds them. Every `pool_every` iterations the current weights join the pool, and
 each iteration's opponent is drawn uniformly from it.
 
@@ -95,8 +95,7 @@ def policy_gradient_terms(model, positions, baseline=True):
     mean). log p is that of the distribution the games sampled from, the softmax over the
     sensible moves (training.rl_games.sample_moves), so the gradient is the policy
     gradient of the policy that played. The baseline is the value from the same pass,
-    detached: a separate frozen network's forward pass cost a quarter of the learner's
-    time for the same E[(z - v)^2] (docs/RESULTS.md, the RL baseline from the same pass)."""
+    detached (docs/DECISIONS.md, 'RL baseline')."""
     x = torch.from_numpy(positions.planes).float()
     z = torch.from_numpy(positions.outcomes)
     outputs = model(x)

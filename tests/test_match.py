@@ -249,6 +249,25 @@ def test_clock_game_between_random_engines(tmp_path, capsys):
     assert re.match(r'RSS MiB first [\d.]+ last [\d.]+ max [\d.]+', lines[-2])
 
 
+def test_an_sprt_stops_the_match_once_decided_and_a_resumed_match_stays_stopped(tmp_path, capsys):
+    """An opponent that crashes at its first genmove loses every game; with --sprt 0 400
+    each win adds ln((10/11) / 0.5) = 0.598, and ln(19) = 2.944 is passed at the fifth
+    game, long before --games 20. Resumed in the same folder, it plays none."""
+    fake = tmp_path / 'fake_engine.py'
+    fake.write_text(FAKE_ENGINE)
+    crash = f'{shlex.quote(sys.executable)} {shlex.quote(str(fake))} crash'
+    args = ('--games', '20', '--ours', OURS, '--opponent', crash, '--scorer', 'none',
+            '--sprt', '0', '400')
+    lines, last = run_match(capsys, tmp_path, *args)
+    assert last and last.group(1) == '5' and last.group(4) == '5', lines
+    assert sum(line.startswith('game ') for line in lines) == 5
+    assert any(line.startswith('sprt: H1 accepted: ours is 400 Elo stronger') for line in lines)
+    lines, last = run_match(capsys, tmp_path, *args)
+    assert not any(line.startswith('game ') for line in lines)
+    assert last and last.group(4) == '5', lines
+    assert tool('match').main(['--out', str(tmp_path / 'x'), '--sprt', '5', '5']) == 2
+
+
 def test_a_match_can_continue_in_the_same_folder(tmp_path):
     r1 = match.GameResult(1, 'ours', 'opponent', match.BLACK, 'score', 'B+2.5', 100)
     r2 = match.GameResult(2, 'opponent', 'ours', match.BLACK, 'resign', 'B+R', 80)

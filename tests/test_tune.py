@@ -1,4 +1,4 @@
-"""tools/tune.py: the SPRT's arithmetic, and whole runs at toy scale (engines that
+"""tools/tune.py: the SPRT's arithmetic (harness/sprt.py), and whole runs at toy scale (engines that
 always win or always lose, a stopped run resumed, a real 9x9 game between two
 searches that differ in one --search setting)."""
 
@@ -8,7 +8,7 @@ import sys
 
 import pytest
 
-from harness import records
+from harness import records, sprt
 from harness.match import default_ours
 from tests.programs import tool
 from tests.test_match import FAKE_ENGINE
@@ -17,22 +17,22 @@ tune = tool("tune")
 
 
 def test_expected_score_is_logistic_elo():
-    assert tune.expected_score(0) == 0.5
-    assert tune.expected_score(400) == pytest.approx(10 / 11)
-    assert tune.expected_score(-400) == pytest.approx(1 / 11)
+    assert sprt.expected_score(0) == 0.5
+    assert sprt.expected_score(400) == pytest.approx(10 / 11)
+    assert sprt.expected_score(-400) == pytest.approx(1 / 11)
 
 
 def test_sprt_bounds_and_llr_by_hand():
-    sprt = tune.Sprt(elo0=0, elo1=50, alpha=0.05, beta=0.05)
-    assert sprt.upper == pytest.approx(math.log(19)) and sprt.lower == pytest.approx(-math.log(19))
+    test = sprt.Sprt(elo0=0, elo1=50, alpha=0.05, beta=0.05)
+    assert test.upper == pytest.approx(math.log(19)) and test.lower == pytest.approx(-math.log(19))
     s1 = 1 / (1 + 10 ** (-50 / 400))
-    assert sprt.llr(3, 6) == pytest.approx(3 * math.log(s1 / 0.5) + 6 * math.log((1 - s1) / 0.5))
-    assert sprt.llr(1, 1, 2) == pytest.approx(sprt.llr(2, 2))      # a draw is half of each
-    assert sprt.llr(0, 0) == 0 and sprt.verdict(0, 0) is None
-    assert sprt.verdict(100, 60) == 'H1' and sprt.verdict(60, 100) == 'H0'
-    assert sprt.verdict(50, 50) is None                             # between the hypotheses
+    assert test.llr(3, 6) == pytest.approx(3 * math.log(s1 / 0.5) + 6 * math.log((1 - s1) / 0.5))
+    assert test.llr(1, 1, 2) == pytest.approx(test.llr(2, 2))      # a draw is half of each
+    assert test.llr(0, 0) == 0 and test.verdict(0, 0) is None
+    assert test.verdict(100, 60) == 'H1' and test.verdict(60, 100) == 'H0'
+    assert test.verdict(50, 50) is None                             # between the hypotheses
     with pytest.raises(ValueError):
-        tune.Sprt(elo0=10, elo1=10)
+        sprt.Sprt(elo0=10, elo1=10)
 
 
 def fake_engine(tmp_path):

@@ -28,6 +28,11 @@ players, which would otherwise repeat one game, e.g.
         --ours ".venv/bin/python gtp_main.py --policy-only --resign-threshold 0 --weights runs/rl/rl.pt" \
         --opponent ".venv/bin/python gtp_main.py --policy-only --resign-threshold 0 --weights weights/heads-k96.pt" \
         --openings ../shared/data/tygem-9d/tygem-9d-2016-12.sgfs.gz --opening-moves 20
+
+With --sprt ELO0 ELO1 the match stops before --games once Wald's SPRT (harness.sprt, as
+tools/tune.py) has decided whether ours is ELO1 or ELO0 Elo stronger than the opponent:
+what makes a match against a slow opponent such as GNU Go affordable when one side is
+clearly stronger.
 """
 
 import argparse
@@ -39,7 +44,8 @@ import _checkout  # noqa: F401  (this checkout's packages first)
 from harness.match import (DEFAULT_OPPONENT, REPO, MoveLimit, Side, add_game_arguments,
                            default_ours, describe, play_game, with_time_per_move)
 from harness.openings import load_openings, opening_for
-from harness.stats import agreement, summary
+from harness.sprt import Sprt, verdict_line
+from harness.stats import agreement, outcome, summary
 from harness.records import commands_differ, earlier_agreements, earlier_outcomes
 
 
@@ -71,6 +77,10 @@ def build_parser():
                         'the k-th even game long enough (default: from the empty board)')
     p.add_argument('--opening-moves', type=int, default=20, metavar='N',
                    help='moves of each opening (default: %(default)s)')
+    p.add_argument('--sprt', type=float, nargs=2, default=None, metavar=('ELO0', 'ELO1'),
+                   help='stop before --games once an SPRT (alpha = beta = 0.05, as '
+                        'tools/tune.py) accepts "ours is ELO1 Elo stronger" or "ELO0"; '
+                        'each game then prints its verdict line, e.g. --sprt 0 100')
     add_game_arguments(p)
     p.add_argument('--out', default=None, help='folder for SGF files and engine logs '
                                                '(default: runs/match-<date-time>)')
@@ -79,6 +89,11 @@ def build_parser():
 
 def main(argv=None):
     args = build_parser().parse_args(argv)
+    try:
+        sprt = Sprt(*args.sprt) if args.sprt else None
+    except ValueError as exc:
+        print(f'match: --sprt: {exc}', file=sys.stderr)
+        return 2
     openings = ()
     if args.openings:
         if args.handicap:
@@ -118,8 +133,12 @@ def main(argv=None):
     if earlier:
         print(f'continuing: {len(earlier)} games already in {out / "results.txt"}', flush=True)
     results = []
+    outcomes = list(earlier.values())
+    decided = sprt is not None and verdict_line(sprt, outcomes, 'ours')[0] is not None
     with open(out / 'results.txt', 'a') as log:
         for number in range(first, args.games + 1):
+            if decided:
+                break
             ours_black = (args.handicap_taker == 'ours' if args.handicap
                           else number % 2 == 1)
             r = play_game(number, ours, opponent, ours_black, args.size, args.komi,
@@ -127,12 +146,20 @@ def main(argv=None):
                           handicap=args.handicap,
                           opening=opening_for(number, openings) if openings else ())
             results.append(r)
-            line = describe(r)
-            print(line, flush=True)
-            log.write(line + '\n')
+            lines = [describe(r)]
+            if sprt is not None:
+                outcomes.append(outcome(r))
+                decision, sprt_line = verdict_line(sprt, outcomes, 'ours')
+                decided = decision is not None
+                lines.append(sprt_line)
+            for line in lines:
+                print(line, flush=True)
+                log.write(line + '\n')
             log.flush()   # a match stopped mid-way keeps every finished game for --games resume
-        for line in (agreement(results, earlier_counts.values()),
-                     summary(results, earlier.values())):
+        final = [agreement(results, earlier_counts.values()), summary(results, earlier.values())]
+        if sprt is not None:
+            final.insert(0, verdict_line(sprt, outcomes, 'ours')[1])
+        for line in final:
             print(line, flush=True)
             log.write(line + '\n')
     return 0

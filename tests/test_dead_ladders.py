@@ -178,7 +178,7 @@ def test_the_reader_calls_the_ladders_as_gnu_go_reads_them():
 
 
 def test_the_policy_with_the_cut_never_extends_a_dead_ladder():
-    """The policy alone (the small network, as --policy-only plays it) on the suite: no
+    """The policy alone (the RL policy, as --policy-only plays it) on the suite: no
     dead ladder's extension is its choice, and each has at most the cap. (On these
     9-dan positions the raw network already avoids them; the move-40 position above is
     where it does not.)"""
@@ -186,7 +186,7 @@ def test_the_policy_with_the_cut_never_extends_a_dead_ladder():
     from goengine.game.state import GameState
     from goengine.nn import features
     from goengine.programs import loading
-    player = loading.load_player('policy', str(REPO / 'weights' / 'heads-k96.pt'),
+    player = loading.load_player('policy', str(REPO / loading.POLICY_ONLY_WEIGHTS),
                                  log=lambda m: None)
     raw_extends = cut_extends = 0
     for board, colour, liberty, kind, _ in suite_positions():

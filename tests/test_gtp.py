@@ -1270,6 +1270,31 @@ def test_network_names_pick_the_shipped_file_by_device(monkeypatch):
         assert (REPO / path).is_file(), path
 
 
+def test_policy_only_plays_the_rl_policy_unless_a_network_is_named():
+    """--policy-only with no network named loads the RL policy; a --weights file or a
+    --network name wins over it, the search keeps the SL network, and every --strength
+    level keeps the network it was measured with."""
+    from goengine.players import strength
+    from goengine.programs import gtp_main, loading
+    rl = loading.POLICY_ONLY_WEIGHTS
+    assert (REPO / rl).is_file()
+
+    def chosen(*argv):
+        args = gtp_main.build_parser().parse_args(['--device', 'cpu', *argv])
+        if args.strength:
+            assert gtp_main.apply_strength(args) is None
+        return loading.chosen_weights(args.weights, args.network, args.device,
+                                      args.policy_only)
+
+    assert chosen('--policy-only') == rl == chosen('--policy-only', '--temperature', '1')
+    assert chosen('--policy-only', '--network', 'large') == loading.NETWORKS['large']
+    assert chosen('--policy-only', '--network', 'small') == loading.NETWORKS['small']
+    assert chosen('--policy-only', '--weights', 'my.pt') == 'my.pt'
+    assert chosen() != rl
+    for level in strength.LEVELS:
+        assert chosen('--strength', level.rank) == loading.NETWORKS[strength.LEVEL_NETWORK]
+
+
 def test_the_small_network_brings_its_expand_threshold(monkeypatch):
     """The small network searches with n_thr's floor at 3 (as it was measured), the large
     one and a named file with AlphaGo's 40; --search and --expand-threshold win over it."""

@@ -33,7 +33,7 @@ examples:
   .venv/bin/python gtp_main.py --weights none --verbose  # random sensible moves, no network
   .venv/bin/python gtp_main.py --time-per-move 2 --ponder
   .venv/bin/python gtp_main.py --network small           # the k=96 network made for the CPU
-  .venv/bin/python gtp_main.py --policy-only --temperature 1   # the raw policy, sampled
+  .venv/bin/python gtp_main.py --policy-only --temperature 1   # the RL policy, sampled
   .venv/bin/python gtp_main.py --weights weights/sl-policy.pt --lambda 1   # the SL policy, rollouts alone"""
 
 
@@ -138,7 +138,8 @@ def build_parser():
 
     play = p.add_argument_group('play')
     play.add_argument('--policy-only', action='store_true',
-                      help="no search: the policy network's move at once")
+                      help="no search: the policy network's move at once (the RL policy, "
+                           "weights/rl.pt, unless --weights or --network names one)")
     play.add_argument('--temperature', type=nonnegative_float, default=None, metavar='T',
                       help='with --policy-only: sample from p ** (1/T) (README: Playing '
                            'strength)')
@@ -204,7 +205,7 @@ def _main(argv):
     from goengine.rollout.rollout_weights import RolloutLoadError
 
     device = args.device   # resolved by the parser: a missing one stopped it already
-    networks = loading.networks_asked(args, log)
+    networks = loading.networks_asked(args, log, policy_only=args.policy_only)
     if networks is None:
         return 2
     weights, value_weights, backend = networks

@@ -5,7 +5,8 @@ rollout_weights.load for the rollout policy); this module calls them once
 and hands the parts to the player of the kind asked for:
 
 * 'search': the APV-MCTS search (goengine.players.mcts_player), the engine proper;
-* 'policy': the SL policy played greedily (`--policy-only`);
+* 'policy': the policy network alone, greedy or sampled (`--policy-only`; the RL
+  policy unless a network is named);
 * 'random': random sensible moves, no network (`--weights none`).
 
 Every kind also gets the rollout policy, whose playouts judge dead stones
@@ -35,6 +36,10 @@ NO_NETWORK = 'none'
 NETWORKS = {'small': os.path.join('weights', 'heads-k96.pt'),
             'large': DEFAULT_WEIGHTS}
 AUTO = 'auto'
+# The RL policy network (docs/TRAINING.md, 'The RL policy'): what --policy-only plays when
+# no network is named, the part AlphaGo gave its RL policy, a strong player with no
+# search; the search keeps the SL network's priors (docs/DECISIONS.md, 'policy-only network').
+POLICY_ONLY_WEIGHTS = os.path.join('weights', 'rl.pt')
 # Search settings that come with a shipped network unless the command line sets them
 # (docs/DECISIONS.md, 'n_thr floor').
 NETWORK_SEARCH = {'small': {'expand_threshold': 3}}
@@ -75,11 +80,14 @@ def network_name(weights, network, device):
     return network
 
 
-def chosen_weights(weights, network, device):
+def chosen_weights(weights, network, device, policy_only=False):
     """The network file to load: `weights` when a file (or 'none') was named, else
-    the `network`'s file for `device`, else DEFAULT_WEIGHTS."""
+    POLICY_ONLY_WEIGHTS for the policy player with no network named, else the
+    `network`'s file for `device`, else DEFAULT_WEIGHTS."""
     if weights is not None:
         return weights
+    if policy_only and network == AUTO:
+        return POLICY_ONLY_WEIGHTS
     name = network_name(weights, network, device)
     return DEFAULT_WEIGHTS if name is None else NETWORKS[name]
 
@@ -134,12 +142,14 @@ def add_backend_flag(parser):
                              'installed, torch elsewhere (default: %(default)s)')
 
 
-def networks_asked(args, log):
+def networks_asked(args, log, policy_only=False):
     """(policy file, value file, backend) from the flags add_network_flags,
-    add_device_flag and add_backend_flag parsed, with --value-weights; None after one
-    line to `log` when the backend asked for cannot run here."""
+    add_device_flag and add_backend_flag parsed, with --value-weights, for the search or
+    (`policy_only`) the policy player; None after one line to `log` when the backend
+    asked for cannot run here."""
     weights, value_weights = network_paths(
-        chosen_weights(args.weights, args.network, args.device), args.value_weights)
+        chosen_weights(args.weights, args.network, args.device, policy_only),
+        args.value_weights)
     if weights is None:
         return weights, value_weights, 'torch'
     backend = pick_backend(args.backend, args.device, log)

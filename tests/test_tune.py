@@ -1,6 +1,6 @@
-"""tools/tune.py: the SPRT's arithmetic (harness/sprt.py), and whole runs at toy scale (engines that
-always win or always lose, a stopped run resumed, a real 9x9 game between two
-searches that differ in one --search setting)."""
+"""tools/tune.py: the SPRT's arithmetic (harness/sprt.py), and whole runs at toy scale
+(engines that always win or always lose, a stopped run resumed, a real 9x9 game between
+two searches that differ in one --search setting)."""
 
 import math
 import shlex

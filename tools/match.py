@@ -134,10 +134,10 @@ def main(argv=None):
         print(f'continuing: {len(earlier)} games already in {out / "results.txt"}', flush=True)
     results = []
     outcomes = list(earlier.values())
-    decided = sprt is not None and verdict_line(sprt, outcomes, 'ours')[0] is not None
+    decision, sprt_line = verdict_line(sprt, outcomes, 'ours') if sprt else (None, None)
     with open(out / 'results.txt', 'a') as log:
         for number in range(first, args.games + 1):
-            if decided:
+            if decision:
                 break
             ours_black = (args.handicap_taker == 'ours' if args.handicap
                           else number % 2 == 1)
@@ -147,19 +147,16 @@ def main(argv=None):
                           opening=opening_for(number, openings) if openings else ())
             results.append(r)
             lines = [describe(r)]
-            if sprt is not None:
+            if sprt:
                 outcomes.append(outcome(r))
                 decision, sprt_line = verdict_line(sprt, outcomes, 'ours')
-                decided = decision is not None
                 lines.append(sprt_line)
             for line in lines:
                 print(line, flush=True)
                 log.write(line + '\n')
             log.flush()   # a match stopped mid-way keeps every finished game for --games resume
         final = [agreement(results, earlier_counts.values()), summary(results, earlier.values())]
-        if sprt is not None:
-            final.insert(0, verdict_line(sprt, outcomes, 'ours')[1])
-        for line in final:
+        for line in ([sprt_line] if sprt else []) + final:
             print(line, flush=True)
             log.write(line + '\n')
     return 0

@@ -9,7 +9,7 @@ import pytest
 torch = pytest.importorskip('torch')
 
 from goengine.game import sgffile
-from goengine.nn import backends, features, netfile
+from goengine.nn import backends, features, netfile, on_planes
 from goengine.nn.inference import NetworkEvaluator
 
 REPO = Path(__file__).resolve().parent.parent
@@ -17,12 +17,16 @@ needs_onnxruntime = pytest.mark.skipif(not backends.onnxruntime_installed(),
                                        reason='onnxruntime / onnx not installed (make setup)')
 
 
-def game_positions(every=12):
-    """Planes (49 a position) of every `every`-th position of a real counted game."""
+def game_boards(every=12):
+    """Every `every`-th position of a real counted game."""
     game = sgffile.parse_game((REPO / 'tests/games/handicap-3-counted.sgf').read_text())
-    boards = [board for number, (board, _, _) in enumerate(sgffile.iter_positions(game))
-              if number % every == 0]
-    return features.value_planes_batch(boards)
+    return [board for number, (board, _, _) in enumerate(sgffile.iter_positions(game))
+            if number % every == 0]
+
+
+def game_positions(every=12):
+    """Planes (49 a position) of game_boards."""
+    return features.value_planes_batch(game_boards(every))
 
 
 def test_auto_is_torch_on_accelerators_and_on_cpus_with_native_bf16(monkeypatch):
@@ -61,26 +65,28 @@ def test_onnxruntime_gives_torchs_moves_values_ownership_and_score():
     onnx = backends.make_evaluator(model, 'onnxruntime', threads=1)
     assert onnx.backend == 'onnxruntime' and onnx.heads == reference.heads
     assert len(planes) >= 8
-    same = onnx.policy(planes).argmax(1) == reference.policy(planes).argmax(1)
+    same = on_planes.policy(onnx, planes).argmax(1) == on_planes.policy(reference, planes).argmax(1)
     assert same.all()
-    assert np.abs(onnx.value(planes) - reference.value(planes)).max() < 0.01
-    assert np.abs(onnx.ownership(planes) - reference.ownership(planes)).max() < 0.01
-    assert np.abs(onnx.score_lead(planes, 6.5, True)
-                  - reference.score_lead(planes, 6.5, True)).max() < 0.05
-    logits, values = onnx.policy_and_value(planes[0])   # one position: no batch axis
-    assert logits.shape == (361,) and np.ndim(values) == 0
-    white = np.arange(len(planes)) % 2 == 0              # as the search asks: one per position
-    _, values, true_values, leads = onnx.search_answers(planes, white, 4.5, 0.5)
-    _, wanted_values, wanted_true, wanted = reference.search_answers(planes, white, 4.5, 0.5)
-    assert np.abs(values - wanted_values).max() < 0.01
-    assert np.abs(true_values - wanted_true).max() < 0.01
-    assert np.abs(leads - wanted).max() < 0.05
-    leads, owners = onnx.lead_and_ownership(planes, 0.5, white)   # what scoreLead reads
-    wanted, wanted_owners = reference.lead_and_ownership(planes, 0.5, white)
+    assert np.abs(on_planes.value(onnx, planes) - on_planes.value(reference, planes)).max() < 0.01
+    assert np.abs(on_planes.ownership(onnx, planes) - on_planes.ownership(reference, planes)).max() < 0.01
+    assert np.abs(on_planes.score_lead(onnx, planes, 6.5, True)
+                  - on_planes.score_lead(reference, planes, 6.5, True)).max() < 0.05
+    one = on_planes.heads(onnx, planes[0], 'policy', 'value')   # one position: no batch axis
+    assert one[0].shape == (361,) and np.ndim(one[1]) == 0
+    boards = game_boards()
+    got = onnx.evaluate(boards, 4.5, true_komi=0.5, symmetries=[3] * len(boards))
+    wanted = reference.evaluate(boards, 4.5, true_komi=0.5, symmetries=[3] * len(boards))
+    assert (got.policy_logits.argmax(1) == wanted.policy_logits.argmax(1)).all()
+    assert np.abs(got.value - wanted.value).max() < 0.01
+    assert np.abs(got.true_value - wanted.true_value).max() < 0.01
+    assert np.abs(got.score_lead - wanted.score_lead).max() < 0.05
+    white = np.arange(len(planes)) % 2 == 0
+    leads, owners = on_planes.lead_and_ownership(onnx, planes, 0.5, white)   # what scoreLead reads
+    wanted, wanted_owners = on_planes.lead_and_ownership(reference, planes, 0.5, white)
     assert np.abs(leads - wanted).max() < 0.05 and np.abs(owners - wanted_owners).max() < 0.01
     mask = np.zeros((len(planes), 361), dtype=bool)
     mask[:, 60] = True                                   # one legal point: all its mass
-    assert np.allclose(onnx.policy(planes, legal_mask=mask)[:, 60], 1.0)
+    assert np.allclose(on_planes.policy(onnx, planes, legal_mask=mask)[:, 60], 1.0)
 
 
 @needs_onnxruntime

@@ -14,6 +14,7 @@ from goengine import BLACK, WHITE
 from goengine.game import coords
 from goengine.game.sgffile import read_games
 from goengine.game.state import from_record
+from goengine.nn import on_planes
 
 GAMES = Path(__file__).parent / 'games'
 REPO = Path(__file__).resolve().parent.parent
@@ -111,7 +112,7 @@ def test_the_value_after_the_extension_is_read_with_the_ladder_played(large_play
 
     def black_wins(position):
         planes = features.input_planes(position, evaluator.planes)[None]
-        return (1 - float(evaluator.value_at(planes, 7.5, True)[0])) / 2
+        return (1 - float(on_planes.value_at(evaluator, planes, 7.5, True)[0])) / 2
 
     assert black_wins(board) > 0.5
     assert black_wins(board.without_dead_ladders()) < 0.2
@@ -136,7 +137,7 @@ def test_the_policy_alone_does_not_extend_the_dead_ladder():
     from goengine.search.limits import SearchLimits
     player = loading.load_player('policy', str(REPO / 'weights' / 'sl.pt'), log=lambda m: None)
     game = move_40()
-    raw = player.policy_eval.policy(features.input_planes(game.board, player.policy_eval.planes))
+    raw = on_planes.policy(player.policy_eval, features.input_planes(game.board, player.policy_eval.planes))
     assert int(raw.argmax()) == v('N10')
     probs = player.policy(game, BLACK)
     assert probs[v('N10')] <= player.answers.dead_ladder_prior + 1e-6
@@ -195,7 +196,7 @@ def test_the_policy_with_the_cut_never_extends_a_dead_ladder():
         game = GameState(19, board.komi)
         game.board = board
         probs = player.policy(game, colour)
-        raw = player.policy_eval.policy(features.input_planes(board, player.policy_eval.planes))
+        raw = on_planes.policy(player.policy_eval, features.input_planes(board, player.policy_eval.planes))
         raw_extends += int(raw.argmax()) == liberty
         cut_extends += int(probs.argmax()) == liberty
         assert probs[liberty] <= player.answers.dead_ladder_prior + 1e-6

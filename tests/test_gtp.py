@@ -30,6 +30,7 @@ from goengine.search.config import SearchConfig
 from goengine.search.limits import SearchLimits
 from goengine.players.decision import Decision
 from goengine.players.resign import ResignRule
+from goengine.nn import on_planes
 from harness.gnugo import GnuGo
 from tests.test_ladders_gnugo import GNUGO
 
@@ -894,14 +895,13 @@ def test_ponder_after_our_move_only():
 class FixedValue:
     """A stand-in value evaluator with a fixed opinion (v in [-1, 1]), answering as
     NetworkEvaluator.evaluate does."""
-    board_size = 9
-    has_value, has_ownership, has_score = True, False, False
 
     def __init__(self, v):
         self.v = v
 
-    def serves(self, size):
-        return size == self.board_size
+    def describe(self):
+        from goengine.nn.inference import NetworkInfo
+        return NetworkInfo('value', ('value',), 49, 9, 'cpu', 'torch')
 
     def evaluate(self, boards, komi):
         from goengine.nn.inference import Outputs
@@ -1411,7 +1411,7 @@ def test_main_policy_only_plays_the_networks_top_sensible_move(tmp_path):
     assert result.returncode == 0, result.stderr
     assert 'PolicyPlayer' in result.stderr or 'policy' in result.stderr.lower()
     evaluator = inference.NetworkEvaluator(netfile.load_network(path), use_bf16=False, threads=1)
-    probs = evaluator.policy(features.policy_planes(Board(9)))
+    probs = on_planes.policy(evaluator, features.policy_planes(Board(9)))
     expected = coords.to_gtp(int(np.argmax(probs)), 9)
     assert responses(result.stdout)[2] == f'= {expected}'
 

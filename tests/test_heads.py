@@ -8,7 +8,7 @@ import pytest
 import torch
 
 from goengine import BLACK, PASS, WHITE, Board
-from goengine.nn import features, netfile, nets
+from goengine.nn import features, netfile, nets, on_planes
 from tests.test_labels import walls_game
 from tests.programs import tool
 from tests.test_training_tools import random_game
@@ -76,27 +76,52 @@ def test_the_value_moves_to_the_games_komi_by_the_score_head():
     assert nets.value_at_komi(torch.tensor([0.0]), spread, 0.5, False).item() > 0
 
 
+def random_board(size, moves, seed):
+    """A board after `moves` random legal moves (no own eye filled), colours alternating."""
+    rng = np.random.default_rng(seed)
+    board = Board(size, 7.5)
+    for _ in range(moves):
+        color = board.to_move
+        legal = [m for m in board.legal_moves(color) if m != PASS and not board.is_eye(m, color)]
+        board.play(int(rng.choice(legal)), color)
+    return board
+
+
 def test_the_evaluator_reads_values_and_leads_at_the_games_komi():
+    """evaluate() gives every head from one call, each for its player to move: the value at
+    the komi asked (and at the true komi), the lead at that komi, the policy and ownership
+    turned back from whatever symmetry the network saw."""
     from goengine.nn.inference import NetworkEvaluator
     torch.manual_seed(1)
     net = NetworkEvaluator(nets.HeadsNet(filters=8, layers=2, board_size=9), use_bf16=False,
                            threads=1)
-    planes = np.random.default_rng(0).integers(0, 2, size=(4, net.planes, 9, 9)).astype(np.uint8)
-    white = np.array([True, False, True, False])
-    logits, values, true_values, leads = net.search_answers(planes, white, 0.5, 3.5)
-    assert np.allclose(logits, net.logits(planes), atol=1e-5)
-    assert np.allclose(values, net.value_at(planes, 0.5, white), atol=1e-6)
-    assert np.allclose(true_values, net.value_at(planes, 3.5, white), atol=1e-6)
-    assert np.allclose(net.value_at(planes, nets.TRAINED_KOMI, white), net.value(planes),
-                       atol=1e-6)                             # the trained komi: as it is
-    assert not np.allclose(values, net.value(planes), atol=1e-4)
-    assert np.allclose(leads, net.score_lead(planes, 0.5, white), atol=1e-5)
-    both_leads, owners = net.lead_and_ownership(planes, 0.5, white)
-    assert np.allclose(both_leads, leads, atol=1e-5)
-    assert np.allclose(owners, net.ownership(planes), atol=1e-6)
-    one_lead, one_owner = net.lead_and_ownership(planes[1], 0.5, False)
-    assert one_lead == pytest.approx(leads[1], abs=1e-5) and one_owner.shape == (81,)
-    assert net.value_at(planes[0], 0.5, True) == pytest.approx(values[0], abs=1e-6)
+    boards = [random_board(9, moves, seed=moves) for moves in (3, 8, 13, 20)]
+    planes = np.stack([features.input_planes(board, net.planes) for board in boards])
+    white = np.array([board.to_move == WHITE for board in boards])
+    assert white.any() and not white.all()
+    out = net.evaluate(boards, 0.5, true_komi=3.5)
+    assert np.allclose(out.policy_logits, on_planes.logits(net, planes), atol=1e-5)
+    assert np.allclose(out.value, on_planes.value_at(net, planes, 0.5, white), atol=1e-6)
+    assert np.allclose(out.true_value, on_planes.value_at(net, planes, 3.5, white), atol=1e-6)
+    assert np.allclose(on_planes.value_at(net, planes, nets.TRAINED_KOMI, white),
+                       on_planes.value(net, planes), atol=1e-6)   # the trained komi: as it is
+    assert not np.allclose(out.value, on_planes.value(net, planes), atol=1e-4)
+    assert np.allclose(out.score_lead, on_planes.score_lead(net, planes, 0.5, white), atol=1e-5)
+    assert np.allclose(out.ownership, on_planes.ownership(net, planes), atol=1e-6)
+    assert net.evaluate(boards, 0.5).true_value is None           # not asked for
+    only = net.evaluate(boards, 0.5, heads=('value',))
+    assert only.policy_logits is None and only.ownership is None and only.score_lead is None
+    assert np.allclose(only.value, out.value, atol=1e-6)
+    turned = net.evaluate(boards, 0.5, symmetries=[1, 4, 6, 7])
+    assert np.allclose(turned.value, out.value, atol=0.5)          # another view, same shape
+    for row, board, k in zip(turned.policy_logits, boards, (1, 4, 6, 7)):
+        seen = features.apply_symmetry(features.input_planes(board, net.planes), k)
+        wanted = on_planes.logits(net, seen).reshape(9, 9)
+        assert np.allclose(row, features.invert_symmetry(wanted, k).reshape(-1), atol=1e-5)
+    both_leads, owners = on_planes.lead_and_ownership(net, planes, 0.5, white)
+    assert np.allclose(both_leads, out.score_lead, atol=1e-5)
+    one_lead, one_owner = on_planes.lead_and_ownership(net, planes[1], 0.5, False)
+    assert one_lead == pytest.approx(out.score_lead[1], abs=1e-5) and one_owner.shape == (81,)
 
 
 def labelled_walls(result, winner):
@@ -253,7 +278,7 @@ def test_kata_analyze_ownership_comes_from_the_ownership_head(heads_file):
     game = GameState(9, 7.5)
     game.play(BLACK, 40)
     board = game.board_for(WHITE)
-    head = player.policy_eval.ownership(features.value_planes(board)).reshape(9, 9)
+    head = on_planes.ownership(player.policy_eval, features.value_planes(board)).reshape(9, 9)
     assert np.allclose(player.ownership(game, WHITE), -head, atol=1e-6)   # Black's view
     assert not np.allclose(player.ownership(game, WHITE), player.scorer.ownership(board))
 

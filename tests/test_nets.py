@@ -8,6 +8,7 @@ import torch
 
 from goengine.nn.inference import NetworkEvaluator, bf16_is_fast
 from goengine.nn.netfile import FORMAT, FORMAT_VERSION, NetworkLoadError, load_network, save_network
+from goengine.nn import on_planes
 from goengine.nn.nets import (
     HeadsNet, PolicyNet, ValueNet, fold_batch_norm, init_value_from_policy, softmax_with_temperature,
     unfold_batch_norm, without_move_head,
@@ -390,10 +391,10 @@ def policy_net():
 def test_evaluator_policy_batch_and_single(policy_net, use_bf16):
     ev = NetworkEvaluator(policy_net, use_bf16=use_bf16, threads=1)
     planes = random_planes(3, 48)
-    probs = ev.policy(planes)
+    probs = on_planes.policy(ev, planes)
     assert probs.shape == (3, 361) and probs.dtype == np.float32
     assert np.allclose(probs.sum(1), 1, atol=1e-5)
-    single = ev.policy(planes[1])
+    single = on_planes.policy(ev, planes[1])
     assert single.shape == (361,)
     assert np.allclose(single, probs[1], atol=1e-6)
     with torch.no_grad():
@@ -417,7 +418,7 @@ def test_bf16_is_the_default_only_where_the_cpu_computes_it(policy_net):
 def test_evaluator_temperature(policy_net):
     ev = NetworkEvaluator(policy_net, use_bf16=False, threads=1)
     planes = random_planes(2, 48)
-    p1, sharp = ev.policy(planes), ev.policy(planes, temperature=0.5)
+    p1, sharp = on_planes.policy(ev, planes), on_planes.policy(ev, planes, temperature=0.5)
     assert np.all(sharp.max(1) > p1.max(1))
     assert np.array_equal(sharp.argmax(1), p1.argmax(1))
     assert np.allclose(sharp.sum(1), 1, atol=1e-5)
@@ -428,14 +429,14 @@ def test_evaluator_legal_mask(policy_net):
     planes = random_planes(2, 48)
     mask = np.zeros((2, 361), dtype=bool)
     mask[0, [3, 10, 200]] = True  # row 1 has no legal point at all
-    probs = ev.policy(planes, legal_mask=mask)
-    full = ev.policy(planes)
+    probs = on_planes.policy(ev, planes, legal_mask=mask)
+    full = on_planes.policy(ev, planes)
     assert probs[0].sum() == pytest.approx(1.0, abs=1e-5)
     assert np.all(probs[0][~mask[0]] == 0)
     expected = full[0, [3, 10, 200]] / full[0, [3, 10, 200]].sum()
     assert np.allclose(probs[0, [3, 10, 200]], expected, atol=1e-5)
     assert np.all(probs[1] == 0)
-    single = ev.policy(planes[0], legal_mask=mask[0])
+    single = on_planes.policy(ev, planes[0], legal_mask=mask[0])
     assert np.allclose(single, probs[0], atol=1e-6)
 
 
@@ -444,10 +445,10 @@ def test_evaluator_value():
     net = ValueNet(**SMALL)
     ev = NetworkEvaluator(net, use_bf16=True, threads=1)
     planes = random_planes(4, 49)
-    values = ev.value(planes)
+    values = on_planes.value(ev, planes)
     assert values.shape == (4,) and values.dtype == np.float32
     assert np.all(np.abs(values) <= 1)
-    single = ev.value(planes[2])
+    single = on_planes.value(ev, planes[2])
     assert np.ndim(single) == 0 and abs(float(single) - values[2]) < 1e-6
     with torch.no_grad():
         assert np.allclose(values, net(as_tensor(planes)).numpy(), atol=2e-2)
@@ -460,17 +461,17 @@ def test_evaluator_folds_batch_norm_and_leaves_model_alone():
     planes = random_planes(2, 48)
     with torch.no_grad():
         expected = torch.softmax(net.eval()(as_tensor(planes)), 1).numpy()
-    assert np.allclose(ev.policy(planes), expected, atol=1e-5)
+    assert np.allclose(on_planes.policy(ev, planes), expected, atol=1e-5)
 
 
 def test_evaluator_rejects_bad_input(policy_net):
     ev = NetworkEvaluator(policy_net, threads=1)
     with pytest.raises(ValueError):
-        ev.policy(random_planes(1, 49))
+        on_planes.policy(ev, random_planes(1, 49))
     with pytest.raises(ValueError):
-        ev.policy(random_planes(1, 48, size=9))
+        on_planes.policy(ev, random_planes(1, 48, size=9))
     with pytest.raises(TypeError):
-        ev.value(random_planes(1, 48))
+        on_planes.value(ev, random_planes(1, 48))
 
 
 def test_value_head_cannot_die_in_training():
@@ -546,7 +547,8 @@ def test_the_evaluator_on_a_named_device_answers_as_on_the_cpu():
                                        device=inference.pick_device('cpu'))
     assert named.device.type == 'cpu'
     mask = planes[:, 46].reshape(5, -1).astype(bool)
-    assert np.allclose(plain.policy(planes, 0.67, mask), named.policy(planes, 0.67, mask))
+    assert np.allclose(on_planes.policy(plain, planes, 0.67, mask),
+                       on_planes.policy(named, planes, 0.67, mask))
 
 
 def test_an_accelerator_search_batches_more():

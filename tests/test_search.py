@@ -211,8 +211,8 @@ def test_a_four_headed_network_feeds_the_score_utility():
             search.run(SearchLimits(playouts=200))
             assert search.tree.scores_with_values == (weight > 0)
             for record, turned in valued_root_children(search, game, BLACK):  # Black's view
-                leads = [net.score_lead(p, 7.5, True) for p in turned]  # White's
-                values = [net.value_at(p, 7.5, True) for p in turned]
+                leads = [on_planes.score_lead(net, p, 7.5, True) for p in turned]  # White's
+                values = [on_planes.value_at(net, p, 7.5, True) for p in turned]
                 assert min(abs(record['value'] + v) for v in values) < 1e-4
                 if weight == 0:
                     assert record['net_score'] == 0
@@ -531,6 +531,8 @@ def test_never_illegal_never_own_eye():
 
 import torch  # noqa: E402  (slow to import: only the tests below need it)
 
+from goengine.nn import on_planes  # noqa: E402
+
 
 def material_value_net(size=9, alpha=0.1):
     """A hand-set 2-layer value network: tanh(alpha * (own stones - opponent stones))."""
@@ -555,7 +557,7 @@ def material_value_net(size=9, alpha=0.1):
 
 def test_value_net_alone_finds_the_capture():
     value = material_value_net()
-    value.value(np.zeros((49, 9, 9), np.uint8))      # warm up torch
+    on_planes.value(value, np.zeros((49, 9, 9), np.uint8))      # warm up torch
     search = Search(value_eval=value, config=SearchConfig(mixing=0.0, expand_threshold=5))
     try:
         root_at(search, atari_game(), BLACK)
@@ -590,35 +592,13 @@ def test_tiny_random_networks_drive_the_search():
         player.close()
 
 
-def test_network_answers_are_turned_back_from_their_symmetry():
-    """A fake policy whose logits are its input's first plane: whichever of the
-    8 symmetries a position went through, the logits handed to the tree must
-    be in the board's own orientation."""
-    from goengine.nn import features
-    from goengine.search.network_thread import NetworkThread
-
-    class FirstPlane:
-        board_size = 9
-
-        def logits(self, planes):
-            return planes[:, 0].reshape(len(planes), -1).astype(np.float32)
-
-    thread = NetworkThread(Tree(SearchConfig()), FirstPlane(), None, batch_size=4, seed=1)
-    try:
-        planes = np.random.default_rng(0).integers(0, 100, size=(48, 9, 9)).astype(np.uint8)
-        syms = np.arange(8)
-        turned = np.stack([features.apply_symmetry(planes, int(k)) for k in syms])
-        for row in thread._in_board_orientation(FirstPlane().logits(turned), syms):
-            assert np.array_equal(row, planes[0].reshape(-1))
-    finally:
-        thread.close()
-
-
 def test_a_failing_network_does_not_stall_the_search():
     class Broken:
-        board_size = 9
+        def describe(self):
+            from goengine.nn.inference import NetworkInfo
+            return NetworkInfo('policy', ('policy',), 48, 9, 'cpu', 'torch')
 
-        def logits(self, planes):
+        def evaluate(self, boards, komi, **options):
             raise RuntimeError('out of memory')
 
     logged = []
@@ -788,7 +768,7 @@ def test_a_four_headed_networks_values_follow_dynamic_komi():
         search.run(SearchLimits(playouts=150))
         for record, turned in valued_root_children(search, game, WHITE):   # White's view
             for key, komi in (('value', 11.5), ('value_true', 7.5)):   # Black to move
-                values = [net.value_at(p, komi, False) for p in turned]
+                values = [on_planes.value_at(net, p, komi, False) for p in turned]
                 assert min(abs(record[key] + v) for v in values) < 1e-4
             assert record['value'] != pytest.approx(record['value_true'], abs=1e-4)
     finally:

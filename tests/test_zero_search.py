@@ -102,16 +102,10 @@ class SlowNetwork:
     def __getattr__(self, name):
         return getattr(self.network, name)
 
-    def _late(self, method, *args):
+    def evaluate(self, *args, **options):
         self.calls += 1
         time.sleep(0.02)
-        return getattr(self.network, method)(*args)
-
-    def search_answers(self, *args):
-        return self._late('search_answers', *args)
-
-    def policy_and_value(self, *args):
-        return self._late('policy_and_value', *args)
+        return self.network.evaluate(*args, **options)
 
 
 def test_a_simulation_that_finds_its_leaf_on_its_way_waits_for_the_network(heads):

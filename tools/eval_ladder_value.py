@@ -20,7 +20,7 @@ import numpy as np
 import _checkout  # noqa: F401  (this checkout's packages first)
 from goengine.game.sgffile import read_games
 from goengine.game.state import GameError, from_record
-from goengine.nn import features
+from goengine.nn import features, on_planes
 from goengine.programs import loading
 from training.dataset import DATA_DIR, split_files
 
@@ -59,7 +59,7 @@ def main(argv=None):
             if after is None:
                 continue
             planes = np.stack([features.input_planes(b, evaluator.planes) for b in (board, after)])
-            value = np.asarray(evaluator.value(planes), dtype=np.float64).reshape(-1)
+            value = np.asarray(on_planes.value(evaluator, planes), dtype=np.float64).reshape(-1)
             raw.append(value[0])
             resolved.append(value[1])
             targets.append(target)

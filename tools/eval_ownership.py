@@ -21,6 +21,7 @@ from training import labels as final_labels
 from training.dataset import load_split
 from training.evaluation import load_evaluator
 from goengine.programs import loading
+from goengine.nn import on_planes
 
 
 def main(argv=None):
@@ -46,7 +47,7 @@ def main(argv=None):
     for i in counted:
         game = store[int(i)]
         board = final_labels.final_board(game)
-        own = evaluator.ownership(features.value_planes(board)).reshape(board.size, board.size)
+        own = on_planes.ownership(evaluator, features.value_planes(board)).reshape(board.size, board.size)
         own = own if board.to_move == BLACK else -own          # the head speaks for the mover
         label = game.label.ownership
         decided = label != 0

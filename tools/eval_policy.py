@@ -13,7 +13,7 @@ import numpy as np
 
 import _checkout  # noqa: F401  (this checkout's packages first)
 from goengine import PASS
-from goengine.nn import features
+from goengine.nn import features, on_planes
 from goengine.game.sgffile import SgfError, iter_positions, read_games
 
 from training import evaluation
@@ -33,7 +33,7 @@ def main(argv=None):
     def flush():
         nonlocal top1, top5, total
         if labels:
-            logits = evaluator.logits(planes[:len(labels)])
+            logits = on_planes.logits(evaluator, planes[:len(labels)])
             best5 = np.argpartition(-logits, 5, axis=1)[:, :5]
             truth = np.array(labels)
             top1 += int((logits.argmax(1) == truth).sum())

@@ -37,6 +37,7 @@ from training.sampler import ValueExamples
 from goengine import WHITE
 from goengine.game.sgffile import read_games
 from goengine.nn.nets import value_at_komi, win_probability
+from goengine.nn import on_planes
 
 from training import evaluation
 from training.evaluation import sampled_example
@@ -84,11 +85,11 @@ def main(argv=None):
         if args.from_score:
             komi = [k for _, k, _, _ in batch]
             white = [w for _, _, w, _ in batch]
-            logits = torch.as_tensor(evaluator.score_logits(planes)) / args.score_temperature
+            logits = torch.as_tensor(on_planes.score_logits(evaluator, planes)) / args.score_temperature
             values = (2 * win_probability(logits, komi, white) - 1).numpy()
         else:
-            values = evaluator.value(planes)
-        others = other.value(planes) if other else values
+            values = on_planes.value(evaluator, planes)
+        others = on_planes.value(other, planes) if other else values
         for value, theirs, ((_, target, phase, _), _, _, _) in zip(values, others, batch):
             squared[phase] += (float(value) - target) ** 2
             count[phase] += 1
@@ -98,9 +99,9 @@ def main(argv=None):
     def flush_at_komi(planes):
         """The targets at --komi; squared/count/paired hold the value head moved there,
         `theirs` the value head as it is."""
-        raw = evaluator.value(planes)
+        raw = on_planes.value(evaluator, planes)
         white = np.array([w for _, _, w, _ in batch])
-        moved = value_at_komi(raw, torch.as_tensor(evaluator.score_logits(planes)), args.komi,
+        moved = value_at_komi(raw, torch.as_tensor(on_planes.score_logits(evaluator, planes)), args.komi,
                               white, args.score_temperature).numpy()
         for value, theirs, w, ((_, _, phase, _), _, _, margin) in zip(moved, raw, white, batch):
             target = 1.0 if margin + (args.komi if w else -args.komi) > 0 else -1.0
@@ -114,7 +115,7 @@ def main(argv=None):
         for the player to move at the record's komi."""
         komi = np.array([k for _, k, _, _ in batch])
         white = np.array([w for _, _, w, _ in batch])
-        leads = evaluator.score_lead(planes, komi, white)
+        leads = on_planes.score_lead(evaluator, planes, komi, white)
         for lead, k, ((_, _, phase, _), _, w, margin) in zip(leads, komi, batch):
             lead_errors.append((phase, w, float(lead) - (margin + (k if w else -k))))
         batch.clear()

@@ -45,6 +45,7 @@ from goengine.rollout.rollout_weights import DEFAULT_PATH, load as load_rollout
 from goengine.game.sgffile import SgfError, new_board, read_games
 from goengine.players.decision import Decision
 from goengine.search.limits import SearchLimits
+from goengine.nn import on_planes
 from harness.gnugo import GNUGO, GnuGo
 from harness.match import parse_score
 from training.dataset import HELD_OUT_FILE
@@ -111,7 +112,7 @@ def head_estimates(evaluator, board):
     from goengine.nn import features
     planes = features.input_planes(board, evaluator.planes)
     sign = 1.0 if board.to_move == BLACK else -1.0     # the heads speak for the player to move
-    lead, own = evaluator.lead_and_ownership(planes, board.komi, board.to_move != BLACK)
+    lead, own = on_planes.lead_and_ownership(evaluator, planes, board.komi, board.to_move != BLACK)
     return sign * own.reshape(board.size, board.size), sign * lead
 
 

@@ -21,7 +21,7 @@ import time
 import numpy as np
 
 from goengine import BLACK, IllegalMove
-from goengine.nn import features
+from goengine.nn import features, on_planes
 from goengine.game.sgffile import new_board
 from training import value_shards
 
@@ -123,7 +123,7 @@ class PolicyContinuation:
             planes = features.input_planes_batch([boards[i] for i in live],
                                                  self.evaluator.planes)
             sensible = planes[:, features.SENSIBLENESS].reshape(len(live), -1).astype(bool)
-            probs = self.evaluator.policy(planes, self.temperature, sensible)
+            probs = on_planes.policy(self.evaluator, planes, self.temperature, sensible)
             evaluated += len(live)
             for row, i in enumerate(live):
                 boards[i].play(sample(probs[row], rng))

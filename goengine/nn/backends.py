@@ -1,11 +1,9 @@
 """Where a network runs: torch (any device), or ONNX Runtime on the CPU.
 
 A CPU without native bf16 (AVX2-only parts) runs the networks in fp32, and
-there ONNX Runtime's kernels beat torch's: on two AVX2-only Zen 3 cores the k=192
-policy at batch 16 gave 60.7 positions/s under ONNX Runtime 1.31 against 49.4 under
-torch with channels_last, 38.5 without. Where the CPU computes bf16 natively
+there ONNX Runtime's kernels beat torch's; where the CPU computes bf16 natively
 torch's bf16 is the faster one, so `auto` keeps torch there and on every
-accelerator. ONNX Runtime is optional: without it `auto` is torch, and asking
+accelerator (docs/DECISIONS.md, 'backend'). ONNX Runtime is optional: without it `auto` is torch, and asking
 for it by name is one clear error.
 """
 
@@ -16,8 +14,8 @@ import warnings
 import numpy as np
 import torch
 
-from goengine.nn.devices import is_cpu
-from goengine.nn.inference import NetworkEvaluator, available_cores, bf16_is_fast
+from goengine.nn.devices import available_cores, is_cpu
+from goengine.nn.inference import NetworkEvaluator, bf16_is_fast
 
 AUTO, TORCH, ONNXRUNTIME = 'auto', 'torch', 'onnxruntime'
 BACKENDS = (AUTO, TORCH, ONNXRUNTIME)
@@ -110,5 +108,4 @@ class OnnxRuntimeEvaluator(NetworkEvaluator):
     def _forward(self, x, *kinds):
         planes = np.ascontiguousarray(x.numpy(), dtype=np.float32)
         outputs = self.session.run(list(kinds), {'planes': planes})
-        chosen = tuple(torch.from_numpy(out) for out in outputs)
-        return chosen[0] if len(chosen) == 1 else chosen
+        return tuple(torch.from_numpy(out) for out in outputs)

@@ -1,6 +1,15 @@
-"""Device names as torch spells them ('cpu', 'cuda:1', 'mps'), read without torch: the
-search's config and the programs' choices ask what kind of device a name is before (or
-without) loading a network."""
+"""Device names as torch spells them ('cpu', 'cuda:1', 'mps') and the cores this process
+may use, read without torch: the search's config and the programs' choices ask them
+before (or without) loading a network."""
+
+import os
+
+
+def available_cores():
+    """The cores this process may run on (its affinity where the OS has one)."""
+    if hasattr(os, 'sched_getaffinity'):
+        return len(os.sched_getaffinity(0))
+    return os.cpu_count() or 1
 
 
 def is_cpu(device):

@@ -1,4 +1,9 @@
-"""Fast batched inference: what the search and the tools evaluate with.
+"""Fast batched inference: the one network call, evaluate(boards, komi) -> Outputs.
+
+Every player, the search and the remote network workers ask a network through
+evaluate; the symmetries, the dead-ladder re-read and the value at the game's komi are
+done here. The tools that read training shards, which hold planes and no boards, go
+through goengine.nn.on_planes.
 
 On the CPU bf16 where it is computed natively (bf16_is_fast), fp32 elsewhere;
 on a GPU bf16 (fp16 where it has no bf16); channels_last; batch norm folded
@@ -6,31 +11,22 @@ into the convolutions.
 """
 
 import functools
-import os
 from dataclasses import dataclass
 
 import numpy as np
 import torch
 
-from goengine.nn.nets import (fold_batch_norm, score_lead, softmax_with_temperature,
-                              value_at_komi)
-
-def available_cores():
-    try:
-        return len(os.sched_getaffinity(0))
-    except AttributeError:  # not Linux
-        return os.cpu_count() or 1
+from goengine import WHITE
+from goengine.nn import features
+from goengine.nn.devices import available_cores
+from goengine.nn.nets import fold_batch_norm, score_lead, value_at_komi
 
 
 @functools.cache
 def bf16_is_fast():
-    """Whether this CPU does bf16 arithmetic natively (AVX-512 BF16 or AMX).
-
-    Only there does bf16 autocast pay (about 2x for inference on Zen 4).
-    Elsewhere oneDNN emulates bf16 and it is far slower than fp32: on two
-    AVX2-only Zen 3 cores the k=192 policy ran about 8x slower in bf16
-    (docs/TRAINING.md, "Precision"). So the default precision follows the CPU.
-    """
+    """Whether this CPU does bf16 arithmetic natively (AVX-512 BF16 or AMX): only there
+    does bf16 autocast pay; elsewhere oneDNN emulates it, far slower than fp32, so the
+    default precision follows the CPU (docs/DECISIONS.md, 'precision on the CPU')."""
     try:
         return bool(torch.cpu._is_avx512_bf16_supported() or torch.cpu._is_amx_tile_supported())
     except AttributeError:   # an older or newer torch without these probes
@@ -80,21 +76,44 @@ def pick_device(name="auto"):
     raise DeviceError(f"device {name!r}: expected {DEVICE_CHOICES}")
 
 
+@dataclass(frozen=True)
+class NetworkInfo:
+    """What a network is, as its evaluator describes it (local or on a remote worker)."""
+    kind: str            # 'policy', 'value' or 'heads' (four-headed)
+    heads: tuple         # its outputs, in the order the network gives them
+    planes: int          # input planes it reads (48 policy, 49 value planes)
+    board_size: int      # the only size it evaluates: its per-point biases fix it
+    device: str
+    backend: str
+
+    def answers(self, head):
+        """Whether the network has the head `head` ('policy', 'value', 'ownership', 'score')."""
+        return head in self.heads
+
+    def serves(self, size):
+        return self.board_size == size
+
+
 @dataclass
 class Outputs:
     """What one network call says about a batch of positions, each for its player to move
-    (KataGo's NNOutput): the heads a network lacks are None. value: the outcome in
-    [-1, 1], at the komi asked for where a score head can move it there; score_lead: the
-    expected final margin in points at that komi; ownership: +1 the mover's, -1 the
-    opponent's, one value a point."""
+    (KataGo's NNOutput): the heads a network lacks, or the call did not ask for, are None.
+    policy_logits and ownership are in the board's orientation whatever symmetry the
+    network saw. value: the outcome in [-1, 1], at the komi asked for where a score head
+    can move it there; true_value: the same at the true komi asked for (None without a
+    score head); score_lead: the expected final margin in points at the komi asked for;
+    ownership: +1 the mover's, -1 the opponent's, one value a point. reread: how many
+    positions had their value read again with a decided ladder resolved."""
     policy_logits: np.ndarray = None      # (N, s*s)
     value: np.ndarray = None              # (N,)
+    true_value: np.ndarray = None         # (N,)
     ownership: np.ndarray = None          # (N, s*s)
     score_lead: np.ndarray = None         # (N,)
+    reread: int = 0
 
 
 class NetworkEvaluator:
-    """Batched numpy-in, numpy-out inference for the tree search.
+    """Batched inference for one network: Boards in, Outputs out (evaluate).
 
     Holds an eval-mode snapshot of the model (batch norm folded), so later
     training of `model` does not affect it; build a new evaluator to pick up
@@ -105,16 +124,12 @@ class NetworkEvaluator:
     process-wide intra-op thread count: None uses all cores available to
     this process, 0 leaves it unchanged.
 
-    channels_last (NHWC) memory format: measured on 2 Zen 4 cores, k=192, it
-    gave +10..40% in fp32 and +0..30% in bf16 (never slower), so it is on by
-    default.
+    channels_last (NHWC) memory format is on by default (docs/DECISIONS.md,
+    'precision on the CPU').
 
     `device` is a torch device name (pick_device): the network runs there in
     half precision unless use_bf16=False; inputs cross as uint8 and results
     come back as numpy arrays.
-
-    Inputs are uint8 (or any numeric) planes (N, planes, s, s); a single
-    position (planes, s, s) gives a single result (no batch axis).
     """
 
     backend = "torch"
@@ -139,73 +154,98 @@ class NetworkEvaluator:
         if threads > 0:
             torch.set_num_threads(threads)
 
-    @property
-    def has_value(self):
-        return 'value' in self.heads
-
-    @property
-    def has_ownership(self):
-        return 'ownership' in self.heads
-
-    @property
-    def has_score(self):
-        return 'score' in self.heads
-
-    def serves(self, size):
-        """Whether the network evaluates boards of this size (its per-point biases fix it)."""
-        return self.board_size == size
+    def describe(self):
+        """The network's NetworkInfo: its heads, planes, board size, device and backend."""
+        return NetworkInfo(self.kind, self.heads, self.planes, self.board_size,
+                           str(self.device), self.backend)
 
     @torch.inference_mode()
-    def evaluate(self, boards, komi):
-        """Outputs for goengine Boards (each read for its player to move; its planes built
-        here) at `komi`, from one call: every head the network has."""
-        from goengine import WHITE
-        from goengine.nn import features
+    def evaluate(self, boards, komi, symmetries=None, true_komi=None, heads=None, ladders=0):
+        """Outputs for goengine Boards, each read for its player to move, at `komi`.
+
+        symmetries: None (the boards as they are), one of the 8 board symmetries a board
+        (features.apply_symmetry), or a numpy Generator to draw a random one a board from
+        (AlphaGo's search: the network's orientation biases average out). true_komi: a
+        second komi to read the value at (the search's rollouts may count with dynamic
+        komi; it reports the game's). heads: the outputs wanted (None: every head the
+        network has). ladders: with a value wanted, a board where a ladder of chains of
+        this many stones is already decided (Board.without_dead_ladders) has its value
+        and score read on the board with that chain taken off, its policy and ownership
+        on the board as it is: networks trained on strong players' games, where no dead
+        ladder is run out, read such a chain as alive; 0: off."""
+        boards = list(boards)
+        wanted = tuple(h for h in self.heads if heads is None or h in heads)
+        resolved = [None] * len(boards)
+        if ladders > 0 and 'value' in wanted:
+            resolved = [board.without_dead_ladders(ladders) for board in boards]
+        reread = sum(r is not None for r in resolved)
+        if 'policy' not in wanted:   # nothing to read on the board as it is
+            boards = [r if r is not None else b for b, r in zip(boards, resolved)]
+            resolved = [None] * len(boards)
+        syms = _symmetries(symmetries, len(boards))
+        result = self._evaluate_once(boards, komi, syms, true_komi, wanted)
+        again = [i for i, r in enumerate(resolved) if r is not None]
+        if again:
+            drawn = isinstance(symmetries, np.random.Generator)
+            fixed = self._evaluate_once(
+                [resolved[i] for i in again], komi,
+                _symmetries(symmetries, len(again)) if drawn else
+                None if syms is None else syms[again], true_komi, wanted)
+            for name in ('value', 'true_value', 'score_lead'):
+                if getattr(result, name) is not None:
+                    getattr(result, name)[again] = getattr(fixed, name)
+        result.reread = reread
+        return result
+
+    def _evaluate_once(self, boards, komi, syms, true_komi, wanted):
+        """One forward pass of `boards`, each in its symmetry `syms` (None: as they are),
+        for the heads `wanted` (evaluate's other arguments)."""
         planes = np.stack([features.input_planes(board, self.planes) for board in boards])
+        if syms is not None:
+            planes = np.stack([features.apply_symmetry(p, int(k)) for p, k in zip(planes, syms)])
         white = np.array([board.to_move == WHITE for board in boards])
-        x, _ = self._batch(planes)
-        out = dict(zip(self.heads, self._forward(x, *self.heads) if len(self.heads) > 1
-                       else (self._forward(x, *self.heads),)))
+        x = self._batch(planes)
+        asked = wanted + (('score',) if 'value' in wanted and 'score' in self.heads
+                          and 'score' not in wanted else ())
+        out = dict(zip(asked, self._forward(x, *asked)))
         result = Outputs()
-        if 'policy' in out:
-            result.policy_logits = out['policy'].cpu().numpy()
-        if 'value' in out:
+        if 'policy' in wanted:
+            result.policy_logits = _in_board_orientation(out['policy'].cpu().numpy(), syms)
+        if 'value' in wanted:
             value = out['value']
             if 'score' in out:
-                value = self._value_at(value, out['score'], komi, white)
+                result.true_value = None if true_komi is None else (
+                    value_at_komi(value, out['score'], true_komi, white).cpu().numpy())
+                value = value_at_komi(value, out['score'], komi, white)
             result.value = value.cpu().numpy().reshape(-1)
-        if 'ownership' in out:
-            result.ownership = out['ownership'].cpu().numpy()
-        if 'score' in out:
+        if 'ownership' in wanted:
+            result.ownership = _in_board_orientation(out['ownership'].cpu().numpy(), syms)
+        if 'score' in wanted:
             result.score_lead = score_lead(out['score'], komi, white).double().cpu().numpy()
         return result
 
     def _batch(self, planes):
-        """numpy (N, C, s, s) or (C, s, s) -> float tensor on the device, and whether it was single."""
+        """numpy planes (N, C, s, s) -> a float tensor on the device."""
         planes = np.asarray(planes)
-        single = planes.ndim == 3
-        if single:
-            planes = planes[None]
         expected = (self.planes, self.board_size, self.board_size)
         if planes.ndim != 4 or planes.shape[1:] != expected:
             raise ValueError(f'expected planes of shape (N, {expected[0]}, {expected[1]}, '
-                             f'{expected[2]}) or {expected}, got {planes.shape}')
+                             f'{expected[2]}), got {planes.shape}')
         x = torch.from_numpy(np.ascontiguousarray(planes))
         if self.device.type != "cpu":  # uint8 crosses the bus: a quarter of the bytes
             x = x.to(self.device, non_blocking=True)
         x = x.float()
         if self.channels_last:
             x = x.contiguous(memory_format=torch.channels_last)
-        return x, single
+        return x
 
     def _forward(self, x, *kinds):
-        """The network's `kinds` outputs for the batch x, float32: one tensor for one
-        kind, a tuple for several (a four-headed network answers all in one call)."""
+        """The network's `kinds` outputs for the batch x, float32, as a tuple (a
+        four-headed network answers all in one call)."""
         with torch.autocast(self.device.type, dtype=self.half_dtype(), enabled=self.use_bf16):
             out = self.model(x)
         outputs = out if isinstance(out, tuple) else (out,)
-        chosen = tuple(outputs[self.heads.index(kind)].float() for kind in kinds)
-        return chosen[0] if len(chosen) == 1 else chosen
+        return tuple(outputs[self.heads.index(kind)].float() for kind in kinds)
 
     def half_dtype(self):
         """bf16; fp16 on Apple's MPS and on a CUDA GPU without bf16 (before Ampere)."""
@@ -214,115 +254,25 @@ class NetworkEvaluator:
             return torch.float16
         return torch.bfloat16
 
-    def logits(self, planes):
-        """Raw policy logits, float32 (N, s*s) (or (s*s,) for one position)."""
-        return self._outputs('policy', planes)
 
-    @torch.inference_mode()
-    def policy(self, planes, temperature=1.0, legal_mask=None):
-        """Move probabilities softmax(logits / temperature), float32 (N, s*s).
+def _symmetries(symmetries, count):
+    """One symmetry a board (an array of ints) from evaluate's `symmetries`, or None."""
+    if symmetries is None:
+        return None
+    if isinstance(symmetries, np.random.Generator):
+        return symmetries.integers(features.NUM_SYMMETRIES, size=count)
+    syms = np.asarray(symmetries, dtype=np.int64).reshape(-1)
+    if len(syms) != count:
+        raise ValueError(f'{len(syms)} symmetries for {count} boards')
+    return syms
 
-        legal_mask: optional bool array (N, s*s) (or (s*s,) for one position);
-        probabilities are then renormalised over the legal points only. A row
-        with no legal point comes back all zeros (the caller should pass).
-        """
-        self._require('policy')
-        x, single = self._batch(planes)
-        logits = self._forward(x, 'policy')
-        if legal_mask is not None:
-            mask = torch.from_numpy(np.asarray(legal_mask, dtype=bool).reshape(logits.shape))
-            logits = logits.masked_fill(~mask.to(logits.device), float('-inf'))
-        probs = softmax_with_temperature(logits, temperature)
-        if legal_mask is not None:
-            probs = torch.nan_to_num(probs, nan=0.0)  # all-illegal rows: 0/0
-        out = probs.cpu().numpy()
-        return out[0] if single else out
 
-    def value(self, planes):
-        """Values in [-1, 1] for the player to move, float32 (N,) (or a scalar)."""
-        return self._outputs('value', planes)
-
-    def ownership(self, planes):
-        """A HeadsNet's final owner of every point, +1 the player to move's, float32 (N, s*s)."""
-        return self._outputs('ownership', planes)
-
-    def score_logits(self, planes):
-        """A HeadsNet's logits over the final margin for the player to move at
-        nets.SCORE_KOMI (nets.SCORE_BINS of them; nets.win_probability and
-        nets.score_lead read them at any komi)."""
-        return self._outputs('score', planes)
-
-    def score_lead(self, planes, komi, white):
-        """A HeadsNet's expected final margin for the player to move at `komi`, in
-        points: float64 (N,) (or a scalar). white: whether White is to move, one flag
-        (or one per position)."""
-        logits = torch.as_tensor(self.score_logits(planes))
-        lead = score_lead(logits.reshape(-1, logits.shape[-1]), komi, white)
-        lead = lead.double().numpy()
-        return lead if logits.dim() > 1 else float(lead[0])
-
-    @torch.inference_mode()
-    def lead_and_ownership(self, planes, komi, white):
-        """score_lead and ownership from one call, as a reported lead needs both:
-        (leads float64 (N,), owners float32 (N, s*s)) (or a scalar and (s*s,))."""
-        self._require('score')
-        self._require('ownership')
-        x, single = self._batch(planes)
-        owners, scores = self._forward(x, 'ownership', 'score')
-        leads = score_lead(scores, komi, white).double().cpu().numpy()
-        owners = owners.cpu().numpy()
-        return (float(leads[0]), owners[0]) if single else (leads, owners)
-
-    @torch.inference_mode()
-    def policy_and_value(self, planes):
-        """A four-headed network's (logits (N, s*s), values (N,)) from one call."""
-        self._require('policy')
-        self._require('value')
-        x, single = self._batch(planes)
-        logits, values = (t.cpu().numpy() for t in self._forward(x, 'policy', 'value'))
-        return (logits[0], values[0]) if single else (logits, values)
-
-    @torch.inference_mode()
-    def value_at(self, planes, komi, white):
-        """A four-headed network's value for the player to move at `komi` (the game's):
-        the value head knows only the komi it learned (nets.TRAINED_KOMI), its score head
-        what another is worth (nets.value_at_komi). white: whether White is to move, one
-        flag (or one per position). float32 (N,) (or a scalar)."""
-        self._require('score')
-        x, single = self._batch(planes)
-        values, scores = self._forward(x, 'value', 'score')
-        moved = self._value_at(values, scores, komi, white).cpu().numpy()
-        return moved[0] if single else moved
-
-    @torch.inference_mode()
-    def search_answers(self, planes, white, komi, true_komi):
-        """What the search takes from one call of a four-headed network: move logits
-        (N, s*s); the value (as value_at) at `komi`, the komi its rollouts count with
-        (dynamic komi included), and at `true_komi`, the game's, which it reports; and the
-        expected score lead at `komi` for the player to move (score_lead, komi included).
-        white: whether White is to move, one flag (or one per position)."""
-        self._require('score')
-        x, single = self._batch(planes)
-        logits, values, scores = self._forward(x, 'policy', 'value', 'score')
-        out = (logits, self._value_at(values, scores, komi, white),
-               self._value_at(values, scores, true_komi, white),
-               score_lead(scores, komi, white))
-        out = tuple(t.cpu().numpy() for t in out)
-        return tuple(t[0] for t in out) if single else out
-
-    @staticmethod
-    def _value_at(values, scores, komi, white):
-        return value_at_komi(values, scores, komi, white)
-
-    @torch.inference_mode()
-    def _outputs(self, kind, planes):
-        """The `kind` network's plain outputs for a batch (or one position)."""
-        self._require(kind)
-        x, single = self._batch(planes)
-        out = self._forward(x, kind).cpu().numpy()
-        return out[0] if single else out
-
-    def _require(self, kind):
-        if kind not in self.heads:
-            raise TypeError(f'this evaluator holds a {self.kind} network, which has no {kind} '
-                            f'output')
+def _in_board_orientation(maps, syms):
+    """Maps (n, size*size) turned back from each position's symmetry (None: as they are)."""
+    maps = np.asarray(maps, dtype=np.float32)
+    if syms is None:
+        return maps
+    size = int(round(np.sqrt(maps.shape[-1])))
+    grids = maps.reshape(-1, size, size)
+    return np.stack([features.invert_symmetry(m, int(k)) for m, k in zip(grids, syms)]
+                    ).reshape(len(grids), size * size)

@@ -27,11 +27,14 @@ class NetworkAnswers:
 
     def fits(self, evaluator, size):
         """Whether `evaluator` serves boards of `size` (a note the first time it does not)."""
-        if evaluator is not None and evaluator.serves(size):
+        if evaluator is None:
+            return False
+        info = evaluator.describe()
+        if info.serves(size):
             return True
-        if evaluator is not None and size not in self._warned_sizes:
+        if size not in self._warned_sizes:
             self._warned_sizes.add(size)
-            self.log(f'goengine: the network is for {evaluator.board_size}x{evaluator.board_size}; '
+            self.log(f'goengine: the network is for {info.board_size}x{info.board_size}; '
                      f'playing random sensible moves on {size}x{size}')
         return False
 
@@ -49,23 +52,16 @@ class NetworkAnswers:
         return cut_dead_ladders(board, color, probs / probs.sum(), self.dead_ladder_prior)
 
     def network_ownership(self, game, color):
-        """Final owner of each point, (size, size) [row, col], +1 Black."""
-        evaluator = self.policy_eval
-        if evaluator is None or not evaluator.has_ownership or not self.fits(evaluator,
-                                                                              game.size):
+        """Final owner of each point, (size, size) [row, col], +1 Black; None without an
+        ownership head."""
+        if not self.fits(self.policy_eval, game.size):
             return None
         board = game.board_for(color)
-        own = evaluator.evaluate([board], game.scoring_komi).ownership[0]
+        own = self.policy_eval.evaluate([board], game.scoring_komi).ownership
+        if own is None:
+            return None
         sign = 1.0 if color == BLACK else -1.0   # the head speaks for the player to move
-        return sign * np.asarray(own, dtype=np.float64).reshape(board.size, board.size)
-
-    def _score_head(self, size):
-        """The evaluator holding score and ownership heads for boards of `size`, or None."""
-        evaluator = self.policy_eval
-        if evaluator is not None and evaluator.has_score and evaluator.has_ownership \
-                and self.fits(evaluator, size):
-            return evaluator
-        return None
+        return sign * np.asarray(own[0], dtype=np.float64).reshape(board.size, board.size)
 
     def score_lead(self, game, color):
         leads = self._leads(game, [game.board_for(color)])
@@ -83,13 +79,13 @@ class NetworkAnswers:
         ownership head says the board is settled (scoring.settled_margin: exact at the
         end, where the score head's distribution stays blurred), else the score
         head's expected margin at the game's komi. None without those heads."""
-        evaluator = self._score_head(game.size)
-        if evaluator is None:
+        if not self.fits(self.policy_eval, game.size):
             return None
-        out = evaluator.evaluate(boards, game.scoring_komi)
-        heads, owns = out.score_lead, out.ownership
+        out = self.policy_eval.evaluate(boards, game.scoring_komi)
+        if out.score_lead is None or out.ownership is None:
+            return None
         leads = []
-        for board, head, own in zip(boards, heads, owns):
+        for board, head, own in zip(boards, out.score_lead, out.ownership):
             sign = 1.0 if board.to_move == BLACK else -1.0   # the heads speak for the mover
             margin = scoring.settled_margin(board, sign * own.reshape(board.size, board.size))
             leads.append(float(head) if margin is None else sign * margin)

@@ -89,8 +89,9 @@ class Workers:
         if network_count and weights:
             remote = [RemoteEvaluator(ray, w, log=log)
                       for w in network_workers(ray, network_count, weights)]
-            self.network_copies = [(r, r if r.has_value else None) for r in remote]
+            self.network_copies = [(r, r if r.describe().answers('value') else None)
+                                   for r in remote]
         log(f'goengine: cluster of {ray.cluster_resources().get("CPU", 0):g} CPUs and '
             f'{ray.cluster_resources().get("GPU", 0):g} GPUs: {rollout_count} rollout '
             f'workers, {len(self.network_copies)} network workers'
-            + ''.join(f' ({r.device})' for r, _ in self.network_copies[:1]))
+            + ''.join(f' ({r.describe().device})' for r, _ in self.network_copies[:1]))

@@ -262,9 +262,10 @@ def load_player(kind, weights=None, value_weights=None, rollout=None, threads=No
         threads = config.net_threads
     policy_eval = evaluator(weights, 'policy', threads, device, backend=backend)
     value_eval = evaluator(value_weights, 'value', threads, device, backend=backend)
-    if policy_eval is not None and len(policy_eval.heads) > 1:
-        log(f'goengine: {weights}: one network, heads {", ".join(policy_eval.heads)}')
-        if value_eval is None and policy_eval.has_value:
+    info = policy_eval.describe() if policy_eval is not None else None
+    if info is not None and len(info.heads) > 1:
+        log(f'goengine: {weights}: one network, heads {", ".join(info.heads)}')
+        if value_eval is None and info.answers('value'):
             value_eval = policy_eval   # its value comes with every policy evaluation
     if kind == 'policy':
         if policy_eval is None:

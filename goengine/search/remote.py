@@ -50,8 +50,7 @@ class RolloutWorker:
 
 class NetworkWorker:
     """Holds a network on its device (the cluster's GPU where it has one) and answers the
-    calls the search's network threads make of an evaluator, on planes built by the
-    master."""
+    search's network calls (NetworkEvaluator.evaluate) for a master."""
 
     def __init__(self, weights, device='auto', threads=None):
         from goengine.nn import netfile
@@ -60,59 +59,41 @@ class NetworkWorker:
                                           device=pick_device(device))
 
     def describe(self):
-        e = self.evaluator
-        return dict(heads=e.heads, planes=e.planes, board_size=e.board_size,
-                    kind=e.kind, device=str(e.device))
+        return self.evaluator.describe()
 
-    def call(self, method, *args):
-        return getattr(self.evaluator, method)(*args)
+    def evaluate(self, boards, komi, **options):
+        return self.evaluator.evaluate(boards, komi, **options)
 
 
 class RemoteEvaluator:
-    """A NetworkWorker seen as the evaluator the network thread calls (logits, value,
-    policy_and_value, search_answers): each call one round trip to the worker. A call
-    that fails or takes longer than `lost_after` seconds raises, so that the network
-    thread drops those requests and the search goes on; one line a loss."""
+    """A NetworkWorker seen as the evaluator the network thread calls: describe() as the
+    worker said at start, and evaluate, one round trip to the worker. A call that fails
+    or takes longer than `lost_after` seconds raises, so that the network thread drops
+    those requests and the search goes on; one line a loss."""
 
     def __init__(self, ray, worker, lost_after=5.0, log=None):
         self.ray, self.worker, self.lost_after = ray, worker, lost_after
         self.log = log or (lambda line: None)
         self.lost = False
-        info = ray.get(worker.describe.remote(), timeout=60)
-        self.heads, self.planes, self.board_size = info['heads'], info['planes'], info['board_size']
-        self.kind, self.device = info['kind'], info['device']
+        self.info = ray.get(worker.describe.remote(), timeout=60)
 
-    has_value = property(lambda self: 'value' in self.heads)
-    has_ownership = property(lambda self: 'ownership' in self.heads)
-    has_score = property(lambda self: 'score' in self.heads)
+    def describe(self):
+        return self.info
 
-    def serves(self, size):
-        return self.board_size == size
-
-    def _call(self, method, *args):
+    def evaluate(self, boards, komi, symmetries=None, **options):
+        if isinstance(symmetries, np.random.Generator):   # drawn here: the master's seed
+            symmetries = symmetries.integers(8, size=len(boards))
         try:
-            answer = self.ray.get(self.worker.call.remote(method, *args),
-                                  timeout=self.lost_after)
+            answer = self.ray.get(self.worker.evaluate.remote(
+                boards, komi, symmetries=symmetries, **options), timeout=self.lost_after)
         except Exception as exc:     # a dead or hung worker (RayActorError, GetTimeoutError)
             if not self.lost:
                 self.lost = True
-                self.log(f'goengine: network worker on {self.device} lost '
+                self.log(f'goengine: network worker on {self.info.device} lost '
                          f'({type(exc).__name__}); its requests dropped')
             raise
         self.lost = False
         return answer
-
-    def logits(self, planes):
-        return self._call('logits', planes)
-
-    def value(self, planes):
-        return self._call('value', planes)
-
-    def policy_and_value(self, planes):
-        return self._call('policy_and_value', planes)
-
-    def search_answers(self, planes, white, komi, true_komi):
-        return self._call('search_answers', planes, white, komi, true_komi)
 
 
 class RemoteRollouts:

@@ -101,7 +101,7 @@ class Search:
             self.tree.values_with_priors = self.networks.shared
             self.tree.scores_with_values = (self.networks.shared
                                             and self.config.score_utility > 0
-                                            and policy_eval.has_score)
+                                            and policy_eval.describe().answers('score'))
         self.sim_threads = self.config.simulation_threads(self.networks is not None)
         if self.remote is not None and self.config.search_mode != 'zero':
             self.sim_threads = self.config.sim_threads   # 0: the workers play every rollout

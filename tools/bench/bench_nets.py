@@ -32,6 +32,7 @@ from goengine.nn import backends
 from goengine.nn.inference import NetworkEvaluator, available_cores, bf16_is_fast
 from goengine.nn.netfile import NetworkLoadError, load_network
 from goengine.nn.nets import PolicyNet, fold_batch_norm
+from goengine.nn import on_planes
 
 
 def build_model(weights):
@@ -55,8 +56,8 @@ def evaluate(evaluator, planes):
     if callable(evaluator):   # a plain function of the planes (--int8)
         return evaluator(planes)
     if evaluator.kind == 'policy':
-        return evaluator.policy(planes)
-    return evaluator.value(planes)
+        return on_planes.policy(evaluator, planes)
+    return on_planes.value(evaluator, planes)
 
 
 def positions_per_second(evaluator, planes, seconds):

@@ -151,8 +151,8 @@ def bench(split, game, color, policy, value, args):
         print(f'network evals/s {evals / wall:7.1f}    policy {s["policy_evals"] / wall:7.1f}'
               f'    value {s["value_evals"] / wall:7.1f}    mean batch '
               f'{evals / max(1, s["batches"]):.1f}')
-        print(f'  network thread: planes {share(s["time_features"], wall)}  '
-              f'policy net {share(s["time_policy"], wall)}  value net {share(s["time_value"], wall)}  '
+        print(f'  network thread (planes included): policy net {share(s["time_policy"], wall)}  '
+              f'value net {share(s["time_value"], wall)}  '
               f'apply {share(s["time_apply"], wall)}  idle {share(idle, wall)}')
     return s, wall
 

@@ -29,6 +29,7 @@ from goengine.game.state import GameError, from_record
 from goengine.game.sgffile import read_games
 from goengine.players.decision import Decision
 from goengine.search.limits import SearchLimits
+from goengine.nn import on_planes
 from training import evaluation
 from training.sampler import ValueExamples
 
@@ -67,7 +68,7 @@ def value_net_winrates(args, positions):
     predicted, won, batch = [], [], []
 
     def flush():
-        values = evaluator.value(np.stack([planes for planes, _ in batch]))
+        values = on_planes.value(evaluator, np.stack([planes for planes, _ in batch]))
         predicted.extend((1.0 + float(v)) / 2.0 for v in values)
         won.extend(w for _, w in batch)
         batch.clear()

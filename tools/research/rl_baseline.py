@@ -22,7 +22,7 @@ import torch
 
 import _checkout  # noqa: F401  (this checkout's packages first)
 from goengine import WHITE
-from goengine.nn import features
+from goengine.nn import features, on_planes
 from goengine.nn.inference import NetworkEvaluator
 from training.rl_games import current_moves
 from training.rl_learner import Learner
@@ -52,8 +52,8 @@ def values(network, boards):
     raw, at_komi = [], []
     for start in range(0, len(boards), 256):
         chunk = slice(start, start + 256)
-        raw.append(network.value(planes[chunk]))
-        at_komi.append(network.value_at(planes[chunk], boards[0].komi, white[chunk]))
+        raw.append(on_planes.value(network, planes[chunk]))
+        at_komi.append(on_planes.value_at(network, planes[chunk], boards[0].komi, white[chunk]))
     return (np.concatenate(raw).astype(np.float64),
             np.concatenate(at_komi).astype(np.float64))
 

@@ -28,6 +28,7 @@ import numpy as np
 
 import _checkout  # noqa: F401  (this checkout's packages first)
 from training import value_shards
+from goengine.nn import on_planes
 
 LATE = 150  # records that started after this many moves of their game
 
@@ -50,7 +51,7 @@ def shard_figures(folder, weights, limit, threads):
         shape = (meta["count"], meta["planes"], meta["size"], meta["size"])
         planes = np.unpackbits(records["planes"], axis=1,
                                count=int(np.prod(shape[1:]))).reshape(shape)
-        values.append(np.concatenate([evaluator.value(planes[i:i + 256])
+        values.append(np.concatenate([on_planes.value(evaluator, planes[i:i + 256])
                                       for i in range(0, len(planes), 256)]))
         outcomes.append(records["outcome"])
         starts.append(records["start_move"])

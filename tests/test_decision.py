@@ -87,14 +87,17 @@ def test_self_atari_is_read_from_the_board():
     assert self_atari(game.board, v('a2'), WHITE)           # a1-a2 with a3 alone
 
 
-def test_the_root_refuses_a_pass_early_in_cleanup_and_never_after_a_pass():
-    decision = Decision(pass_ban_fraction=0.5)
+def test_the_root_refuses_a_pass_early_in_cleanup_and_never_after_the_opponents_pass():
+    refuses = Decision.refuses_pass
     early = GameState(9, 7.5)
-    assert decision.refuses_pass(early, False) and decision.refuses_pass(early, True)
+    assert refuses(early, BLACK, False, 0.5) and refuses(early, BLACK, True, 0.5)
     passed = game_after([(BLACK, v('e5')), (WHITE, PASS)])
-    assert not decision.refuses_pass(passed, False) and decision.refuses_pass(passed, True)
+    assert not refuses(passed, BLACK, False, 0.5) and refuses(passed, BLACK, True, 0.5)
+    own = game_after([(BLACK, v('e5')), (BLACK, PASS)])      # GTP lets a colour move twice
+    assert refuses(own, BLACK, False, 0.5)                   # our own pass ends nothing
     late = game_after([(c, m) for c, m in zip([BLACK, WHITE] * 21, range(42))])
-    assert late.move_number >= 40 and not decision.refuses_pass(late, False)
+    assert late.move_number >= 40 and not refuses(late, BLACK, False, 0.5)
+    assert refuses(late, BLACK, False, 0.6)                  # the ban's share of the board
 
 
 def test_the_resign_rule_needs_an_estimate_and_a_threshold():

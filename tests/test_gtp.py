@@ -941,17 +941,17 @@ def test_policy_player_with_a_temperature_samples_sensible_moves(tiny_policy):
     assert not mask[coords.from_gtp('e5', 9)] and not mask[coords.from_gtp('d5', 9)]
     # A tiny temperature is greedy; T = 1 follows the network's probabilities.
     cold = PolicyPlayer(tiny_policy, log=lambda m: None, temperature=1e-3, seed=1)
-    assert cold.choose(probs, mask) == int(np.argmax(probs))
+    assert cold.ranking(probs, mask) == [int(np.argmax(probs))]
     warm = PolicyPlayer(tiny_policy, log=lambda m: None, temperature=1.0, seed=1)
     draws = 20000
-    counts = np.bincount([warm.choose(probs, mask) for _ in range(draws)], minlength=81)
+    counts = np.bincount([warm.ranking(probs, mask)[0] for _ in range(draws)], minlength=81)
     assert counts[~mask].sum() == 0
     expected = probs * draws
     assert np.all(np.abs(counts - expected) <= 5 * np.sqrt(expected) + 1)
     # T = 2 flattens: the most probable move is picked less often than at T = 1.
     hot = PolicyPlayer(tiny_policy, log=lambda m: None, temperature=2.0, seed=1)
     top = int(np.argmax(probs))
-    assert sum(hot.choose(probs, mask) == top for _ in range(draws)) < counts[top]
+    assert sum(hot.ranking(probs, mask)[0] == top for _ in range(draws)) < counts[top]
     with pytest.raises(ValueError):
         PolicyPlayer(tiny_policy, log=lambda m: None, temperature=-1)
     e = make_engine(9, warm)                        # through GTP: a legal move, every time

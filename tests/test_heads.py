@@ -359,7 +359,7 @@ def test_review_scores_come_from_the_score_head(heads_file):
     player = load_player("policy", heads_file, log=lambda m: None)
     game = GameState(9, 7.5)
     game.play(BLACK, 40)
-    score, source = review.position_score(player, game, WHITE)
+    score, source = review.position_score(player, game, WHITE, None)
     assert source == "the network"
     assert score == pytest.approx(head_lead(model, game.board_for(WHITE), 7.5, True), abs=1e-3)
     assert player.score_lead(game, BLACK) is not None      # either colour may be asked
@@ -521,6 +521,6 @@ def test_the_reported_lead_is_the_count_once_the_ownership_head_settles_the_boar
     monkeypatch.setattr(player.policy_eval, "evaluate", sure_head)
     assert player.score_lead(game, BLACK) == 11.5
     assert player.score_lead(game, WHITE) == -11.5
-    assert review.position_score(player, game, WHITE) == (-11.5, "the network")
+    assert review.position_score(player, game, WHITE, None) == (-11.5, "the network")
     # Black fills a point of its own area: still B+11.5, read from White's side and negated
     assert player.child_score_leads(game, BLACK, [0]) == [11.5]

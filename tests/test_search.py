@@ -13,7 +13,7 @@ from goengine.search._tree import Tree, utility_of_score
 from goengine.search.config import SearchConfig
 from goengine.game.state import GameState, fixed_handicap_points
 from goengine.game.moves import RESIGN
-from goengine.players.player import sensible_mask
+from goengine.players.decision import sensible_mask
 from goengine.players.policy_player import SimplePlayer
 from goengine.players.mcts_player import MCTSPlayer
 from goengine.search.search import Search, ThresholdControl
@@ -36,10 +36,17 @@ def atari_game():
     return game
 
 
+def best_move(search):
+    """The most visited allowed root move (ties: higher Q); PASS when there is none."""
+    ranked = search.ranked_moves()
+    return ranked[0] if ranked else PASS
+
+
 def root_at(search, game, color, **options):
     """search.set_position as genmove calls it outside cleanup: the player's Decision says
     whether the root may pass (not in the first half of the game, unless after a pass)."""
-    return search.set_position(game, color, refuse_pass=Decision().refuses_pass(game, False),
+    return search.set_position(game, color, refuse_pass=Decision.refuses_pass(
+                                   game, color, False, SearchConfig.pass_ban_fraction),
                                **options)
 
 
@@ -253,7 +260,7 @@ def test_a_big_lead_is_kept_by_the_move_that_keeps_more_points():
             c = search.tree.children()
             visits[weight] = dict(zip(c['move'].tolist(), c['n_r'].tolist()))
             scores = dict(zip(c['move'].tolist(), c['score'].tolist()))
-            best, winrate = search.best_move(), search.winrate()
+            best, winrate = best_move(search), search.winrate()
         finally:
             search.close()
         assert winrate > 0.95 and (best == g5) == (weight > 0)
@@ -375,7 +382,7 @@ def test_most_visited_move_is_chosen():
         n = 50 if i == 7 else 10
         search.tree.set_stats(int(node), n_r=n, w_r=0.0 if i == 7 else 0.8 * n,
                               prior=0.01 if i == 7 else 0.2)
-    assert search.best_move() == target
+    assert best_move(search) == target
 
 
 # -- whole searches ------------------------------------------------------------
@@ -390,7 +397,7 @@ def test_rollouts_alone_find_the_capture():
                                             seed=seed))
         root_at(search, atari_game(), BLACK)
         search.run(SearchLimits(30.0, playouts=3000))
-        assert search.best_move() == gtp('g5')[0]
+        assert best_move(search) == gtp('g5')[0]
         assert search.stats()['rollouts'] == 3000 and search.stats()['value_backups'] == 0
         assert not search.unsure()        # the capture is both the most visited and the best
 
@@ -427,7 +434,7 @@ def test_a_decided_search_stops_early_with_the_same_move():
             searches.append(search)
         full, early = searches
         assert full.last_sims == budget and early.last_sims < budget
-        assert early.best_move() == full.best_move() == gtp('g5')[0]
+        assert best_move(early) == best_move(full) == gtp('g5')[0]
 
 
 def test_genmove_saves_time_when_the_move_is_clear():
@@ -445,7 +452,7 @@ def test_tree_reuse_keeps_the_subtree():
     search = Search(config=SearchConfig(mixing=1.0, expand_threshold=3))
     root_at(search, game, BLACK)
     search.run(SearchLimits(3.0, playouts=3000))
-    move = search.best_move()
+    move = best_move(search)
     kept = search.tree.children()
     i = list(kept['move']).index(move)
     child = int(kept['node'][i])
@@ -491,7 +498,7 @@ def test_resigns_only_when_hopeless_and_past_the_opening():
     for color, move in zip([BLACK, WHITE] * 3, gtp('a1', 'e5', 'a2', 'e4', 'a3', 'e3', size=5)):
         game.play(color, move)
     player = MCTSPlayer(config=SearchConfig(mixing=1.0))
-    assert player.resign_threshold == pytest.approx(0.1)      # Q < -0.8
+    assert player.decision.resign_threshold == pytest.approx(0.1)      # Q < -0.8
     assert player.genmove(game, BLACK, SearchLimits(0.3)) == RESIGN
     assert player.search.best_q() < -0.8
     quiet = MCTSPlayer(config=SearchConfig(mixing=1.0), resign_threshold=0)
@@ -508,7 +515,7 @@ def test_never_illegal_never_own_eye():
     search = Search(config=SearchConfig(mixing=1.0))
     root_at(search, game, BLACK)
     search.run(SearchLimits(0.2))
-    assert search.best_move() == PASS
+    assert best_move(search) == PASS
     # A short game between two searches: every move legal (superko included)
     # and no move fills the mover's own true eye.
     game = GameState(7, 7.5)
@@ -567,7 +574,7 @@ def test_value_net_alone_finds_the_capture():
         has_v = c['n_v'] > 0
         assert has_v.sum() > 10
         assert np.allclose(c['q'][has_v], c['w_v'][has_v] / c['n_v'][has_v], atol=1e-5)
-        assert search.best_move() == gtp('g5')[0]
+        assert best_move(search) == gtp('g5')[0]
     finally:
         search.close()
 
@@ -779,14 +786,8 @@ def test_white_giving_handicap_resigns_late_and_only_when_far_lower():
     """Networks and rollouts made on even games see handicap stones as a lost game:
     White giving 3 stones keeps playing at 5 % early on, and resigns only past half
     the board's plies and below 10 % / (1 + 3)."""
-    class Estimate(SimplePlayer):
-        winrate = 0.05
-
-        def resign_estimate(self, game, color):
-            return self.winrate
-
-    player = Estimate()
-    player.decision = Decision(ResignRule(0.10))
+    decision = Decision(ResignRule(0.10))
+    winrate = 0.05
     handicap = GameState(9, 0.5)
     handicap.place_handicap(gtp('c3', 'g7', 'g3', size=9))
     even = GameState(9, 7.5)
@@ -796,17 +797,17 @@ def test_white_giving_handicap_resigns_late_and_only_when_far_lower():
                                    size=9)):
             game.play(color, move)
     assert even.move_number == handicap.move_number == 16 > 81 / 6
-    assert player.should_resign(even, WHITE)                # an even game: 5 % < 10 %
-    assert not player.should_resign(handicap, WHITE)        # move 16 < 81 / 2
+    assert decision.should_resign(even, WHITE, winrate)                # an even game: 5 % < 10 %
+    assert not decision.should_resign(handicap, WHITE, winrate)        # move 16 < 81 / 2
     for color, move in zip([WHITE, BLACK] * 20, gtp(*'b1 h9 b2 h8 b3 h7 b4 h6 b5 h5 b6 h4 b7 '
                                                      'h3 b8 h2 c1 g9 c2 g8 c4 g6 c5 g5 c6 '
                                                      'g4'.split(), size=9)):
         handicap.play(color, move)
     assert handicap.move_number > 81 / 2
-    assert not player.should_resign(handicap, WHITE)        # 5 % > 10 % / 4
-    player.winrate = 0.02
-    assert player.should_resign(handicap, WHITE)
-    assert player.should_resign(handicap, BLACK)            # Black taking handicap: as usual
+    assert not decision.should_resign(handicap, WHITE, winrate)        # 5 % > 10 % / 4
+    winrate = 0.02
+    assert decision.should_resign(handicap, WHITE, winrate)
+    assert decision.should_resign(handicap, BLACK, winrate)            # Black taking handicap: as usual
 
 
 def test_a_pass_on_a_board_counted_lost_beyond_doubt_is_answered_by_resigning():
@@ -832,20 +833,23 @@ def test_a_pass_on_a_board_counted_lost_beyond_doubt_is_answered_by_resigning():
                         resign_threshold=0)
     try:
         assert resigning.winner_after_pass(game, BLACK) == WHITE
-        assert resigning.answer_by_count(game, BLACK) == RESIGN
-        assert never.answer_by_count(game, BLACK) is None
+        count = resigning.decision.answer_by_count
+        assert count(game, BLACK, resigning.count_winner(game, BLACK)) == RESIGN
+        assert never.decision.answer_by_count(game, BLACK, never.count_winner(game, BLACK)) is None
         assert resigning.genmove(game.copy(), BLACK, limits) == RESIGN
         assert resigning.search.last_sims == 0                  # no search ran
         mask = sensible_mask(game.board, BLACK)
-        assert resigning.answer_to_pass(game, BLACK, mask, cleanup=True) is None
+        counted = lambda: resigning.count_winner(game, BLACK)   # noqa: E731
+        assert resigning.decision.answer_to_pass(game, BLACK, mask, True, counted) is None
         assert resigning.winner_after_pass(no_pass, BLACK) is None
         # with no sensible move left (say), the same count resigns instead of passing,
         # though White played on (j9, in its own area)
         nothing = np.zeros(81, dtype=bool)
         played_on = no_pass.copy()
         played_on.play(WHITE, coords.from_gtp('j9', 9))
-        assert resigning.answer_to_pass(played_on, BLACK, nothing) == RESIGN
-        assert never.answer_to_pass(played_on, BLACK, nothing) == PASS
+        lost = lambda: resigning.count_winner(played_on, BLACK)   # noqa: E731
+        assert resigning.decision.answer_to_pass(played_on, BLACK, nothing, False, lost) == RESIGN
+        assert never.decision.answer_to_pass(played_on, BLACK, nothing, False, lost) == PASS
         assert never.genmove(game.copy(), BLACK, limits) not in (RESIGN, PASS)
     finally:
         resigning.close()

@@ -97,7 +97,8 @@ def search_score(game, rollout, sims, seed):
     search = Search(rollout=rollout, config=SearchConfig(mixing=1.0, sim_threads=1, seed=seed))
     try:
         search.set_position(state, state.to_move,
-                            refuse_pass=Decision().refuses_pass(state, False))
+                            refuse_pass=Decision.refuses_pass(
+                                state, state.to_move, False, SearchConfig.pass_ban_fraction))
         search.run(SearchLimits(playouts=sims))
         score = search.root_score() or 0.0
     finally:

@@ -13,7 +13,7 @@ from dataclasses import dataclass
 
 import numpy as np
 from goengine import BLACK, PASS, WHITE, Board
-from goengine.players.player import sensible_mask
+from goengine.players.decision import sensible_mask
 
 
 @dataclass

@@ -24,7 +24,7 @@ import torch.nn.functional as F
 
 from goengine.nn import features, netfile
 from goengine.nn.inference import NetworkEvaluator, bf16_is_fast
-from goengine.players.player import sensible_mask
+from goengine.players.decision import sensible_mask
 from training.cpu_memory import keep_freed_memory
 from training.rl_games import current_moves, play_games
 

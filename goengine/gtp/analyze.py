@@ -113,8 +113,8 @@ class AnalyzeHandlers(Family):
     def reporter(self, formatter, tail=''):
         size = self.game.size
 
-        def report(infos):
-            line = formatter(infos, size)
+        def report(result):
+            line = formatter(result.candidates, size)
             if line:
                 self.engine.write_partial(line + tail + '\n')
         return report

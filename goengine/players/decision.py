@@ -1,8 +1,9 @@
-"""Which move we really play: the one place that turns a player's ranking into the answer
+"""Which move we really play: the one place that turns a player's thinking into the answer
 of genmove (Leela Zero's UCTSearch::get_best_move does the same in one function).
 
 Every player ranks moves its own way (the search by visits, the policy by probability);
-this module then applies the rules that make the answer a sensible one:
+Decision.decide then applies the rules that make the answer a sensible one, in this
+order, for every player, and logs why at each branch under --verbose:
 
 * no sensible move left: pass;
 * the opponent passed (outside kgs-genmove_cleanup): pass when our count wins beyond the
@@ -14,7 +15,10 @@ this module then applies the rules that make the answer a sensible one:
 * an illegal move is never returned (legal_or_pass).
 """
 
+import numpy as np
+
 from goengine import PASS
+from goengine.game import coords
 from goengine.game.moves import RESIGN
 from goengine.players.resign import ResignRule
 
@@ -33,15 +37,51 @@ def self_atari(board, move, color):
     return after.chain_liberties(move) == 1 and after.captures(color) == captured
 
 
+def sensible_mask(board, color):
+    """Bool array (size*size,): legal for `color` and not filling its own true eye (the
+    rule AlphaGo's rollouts and search use)."""
+    mask = np.zeros(board.size * board.size, dtype=bool)
+    for move in board.legal_moves(color):
+        if move != PASS and not board.is_eye(move, color):
+            mask[move] = True
+    return mask
+
+
 class Decision:
-    """The rules above, with the player's resign rule.
+    """The rules above, with the player's resign rule."""
 
-    pass_ban_fraction: the root may not pass before size*size*this plies unless the
-    opponent passed (rollouts undervalue the open board, and an early pass loses)."""
-
-    def __init__(self, resign_rule=None, pass_ban_fraction=0.5):
+    def __init__(self, resign_rule=None):
         self.resign_rule = resign_rule or ResignRule(0.0)
-        self.pass_ban_fraction = pass_ban_fraction
+
+    def decide(self, game, color, cleanup, count_winner, think, log=None):
+        """genmove's answer for `color`: a point, PASS or RESIGN.
+
+        count_winner(): the winner beyond doubt by the player's count of the board, or
+        None; think(): the player's SearchResult for the position (asked only when the
+        count does not already answer). log: where each branch says why (None: quiet)."""
+        say = log or (lambda line: None)
+        mask = sensible_mask(game.board_for(color), color)
+        answer = self.answer_to_pass(game, color, mask, cleanup, count_winner)
+        if answer is not None:
+            say('goengine: resigning: our count loses beyond doubt' if answer == RESIGN else
+                'goengine: passing: no sensible move left' if not mask.any() else
+                'goengine: passing: the opponent passed and our count wins beyond doubt')
+            return answer
+        result = think()
+        if self.should_resign(game, color, result.resign_winrate):
+            say(f'goengine: resigning: win rate {result.resign_winrate:.3f} < '
+                f'{self.resign_threshold:.3f}')
+            return RESIGN
+        move = self.from_ranking(game, color, result.ranked, cleanup)
+        if result.ranked and result.ranked[0] == PASS and move != PASS:
+            say('goengine: not passing: our count does not say we win beyond doubt')
+        elif result.visits:
+            say(f'goengine: playing {coords.to_gtp(move, game.size)}: the most visited legal '
+                f'move of {result.visits} root visits')
+        else:
+            say(f'goengine: playing {coords.to_gtp(move, game.size)}: the first of the '
+                f"player's {len(result.ranked)} ranked moves")
+        return move
 
     @property
     def resign_threshold(self):
@@ -76,12 +116,13 @@ class Decision:
             return False
         return self.resign_rule.should_resign(game, color, winrate)
 
-    def refuses_pass(self, game, cleanup):
+    @staticmethod
+    def refuses_pass(game, color, cleanup, ban_fraction):
         """Whether the search's root may not pass now: in cleanup, and in the first
-        pass_ban_fraction of the game unless the opponent passed."""
-        opponent_passed_last = game.last_move is not None and game.last_move[1] == PASS
-        early = game.move_number < int(game.size * game.size * self.pass_ban_fraction)
-        return cleanup or (early and not opponent_passed_last)
+        ban_fraction of the game (SearchConfig.pass_ban_fraction) unless the opponent
+        passed."""
+        early = game.move_number < int(game.size * game.size * ban_fraction)
+        return cleanup or (early and not opponent_passed(game, color))
 
     def from_ranking(self, game, color, ranked, cleanup):
         """The move to play from the search's root moves, best first: the first legal

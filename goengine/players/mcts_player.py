@@ -6,13 +6,11 @@ the analysis commands (lz-analyze) from the tree and the GoGui network
 commands from the networks directly.
 """
 
-import sys
 import time
 
-from goengine import BLACK, PASS, WHITE
-from goengine.game.moves import RESIGN
+from goengine import BLACK, WHITE
 from goengine.players.decision import Decision
-from goengine.players.player import Player, sensible_mask
+from goengine.players.player import Player
 from goengine.players.heads import NetworkAnswers
 from goengine.players.resign import ResignRule
 from goengine.rollout.scoring import Scorer
@@ -35,7 +33,7 @@ class MCTSPlayer(Player):
                  resign_threshold=None, log=None, scorer=None, cluster=None):
         self.config = config or SearchConfig()
         rule = ResignRule() if resign_threshold is None else ResignRule(resign_threshold)
-        self.decision = Decision(rule, self.config.pass_ban_fraction)
+        self.decision = Decision(rule)
         # cluster: the workers of the distributed search (goengine.programs.cluster.Workers)
         self.search = Search(policy_eval, value_eval, rollout, self.config,
                              remote_rollouts=getattr(cluster, 'rollouts', None),
@@ -44,47 +42,32 @@ class MCTSPlayer(Player):
         self.scorer = scorer or Scorer(rollout)   # the search's rollouts judge dead stones
         # the networks' own answers (GoGui analyze, kata-analyze's leads), as the policy
         # player gives them
-        self.answers = NetworkAnswers(policy_eval, value_eval, log)
-        self.log = log or (lambda msg: print(msg, file=sys.stderr, flush=True))
-        self.verbose = False
+        if log is not None:
+            self.log = log
+        self.answers = NetworkAnswers(policy_eval, value_eval, self.log)
         self._error_reported = False
 
-    def genmove(self, game, color, limits, cleanup=False, report=None, interval=1.0):
-        """One search for the move (Search.run's stop rule): the limits' desired
-        seconds, up to their maximum while the search is unsure, less once the
-        move is decided; the time taken to set up the position counts."""
+    def think(self, game, color, limits, cleanup=False, report=None, interval=1.0,
+              full=False):
+        """One search of the position (Search.run's stop rule): the limits' desired
+        seconds, up to their maximum while the search is unsure, less once the move is
+        decided (genmove's; a review's spends its whole time)."""
         start = time.monotonic()
-        answer = self.answer_to_pass(game, color, sensible_mask(game.board_for(color), color),
-                                     cleanup)
-        if answer is not None:
-            if answer == RESIGN and self.verbose:
-                self.log('goengine: resigning: our count says we lose beyond doubt')
-            return answer
         reused = self.search.set_position(game, color, dynamic_komi=color == WHITE,
-                                          refuse_pass=self.decision.refuses_pass(game, cleanup))
-        self.search.run(limits.after(time.monotonic() - start), report=report,
-                        interval=interval, stop_when_decided=self.config.stop_when_decided)
+                                          refuse_pass=self.refuses_pass(game, color, cleanup))
+        self.search.run(limits, report=report, interval=interval,
+                        stop_when_decided=self.config.stop_when_decided and not full)
         elapsed = time.monotonic() - start
         if limits.desired is not None and elapsed > limits.desired + 0.05 and self.verbose:
             self.log(f'goengine: unsure, searched {elapsed - limits.desired:.2f}s past '
                      f'the desired time')
         self._note(reused, self.search.last_sims, elapsed)
         self._report_network_error()
-        if self.should_resign(game, color):
-            return RESIGN
-        ranked = self.search.ranked_moves()
-        move = self.decision.from_ranking(game, color, ranked, cleanup)
-        if self.verbose and ranked and ranked[0] == PASS and move != PASS:
-            self.log('goengine: not passing: our count does not say we win beyond doubt')
-        return move
+        return self.search.result()
 
-    def resign_estimate(self, game, color):
-        """(1 + max_a Q(s,a)) / 2, so resigning below resign_threshold is AlphaGo's
-        max_a Q < resign_q; None while the root has too few visits to trust."""
-        q = self.search.best_q()
-        if q is None or self.search.root_visits() < self.config.resign_min_visits:
-            return None
-        return (1.0 + q) / 2.0
+    def refuses_pass(self, game, color, cleanup):
+        """Decision.refuses_pass with this search's pass ban."""
+        return self.decision.refuses_pass(game, color, cleanup, self.config.pass_ban_fraction)
 
     def _note(self, reused, simulations, elapsed):
         if not self.verbose:
@@ -111,15 +94,6 @@ class MCTSPlayer(Player):
         self.search.run(SearchLimits(), interrupt=interrupt, report=report,
                         interval=max(0.01, interval))
 
-    def review(self, game, color, limits):
-        """Search `game` for `color` within `limits` for a game review: (the best move's
-        MoveInfo or None, the win rate over all the root's simulations, root visits)."""
-        self._stand_on(game, color)
-        self.search.run(limits)
-        infos = self.search.infos(1)
-        return (infos[0] if infos else None), self.search.root_winrate(), \
-            self.search.root_visits()
-
     def ponder(self, game, interrupt):
         """Grow the tree for the position after our move until the next command."""
         if game.is_over():
@@ -131,7 +105,7 @@ class MCTSPlayer(Player):
         """The search's root at `game`, passing as genmove would allow it outside cleanup;
         `barred` as Tree.restrict takes it (analysis only)."""
         return self.search.set_position(game, color, dynamic_komi=dynamic_komi,
-                                        refuse_pass=self.decision.refuses_pass(game, False),
+                                        refuse_pass=self.refuses_pass(game, color, False),
                                         barred=barred)
 
     def value(self, game, color):

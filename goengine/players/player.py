@@ -1,19 +1,20 @@
-"""The engine interface the GTP layer drives (`Player`) and the move rules every player
-shares (sensible moves, the dead-ladder cap).
+"""The engine interface the GTP layer drives (`Player`) and the dead-ladder cap every
+player without a search applies.
 
+A player thinks (`think`: a SearchResult for the position) and the one decision
+(goengine.players.decision) turns that into genmove's answer, for every player alike.
 The engine's real player is the APV-MCTS search (goengine.players.mcts_player); the two
-players without a search are in goengine.players.policy_player.
-
-A sensible move is legal and does not fill one of the mover's own true eyes
-(the same rule AlphaGo's rollouts and search use). Moves are ints as in
+players without a search are in goengine.players.policy_player. Moves are ints as in
 docs/API.md; PASS = -1 and RESIGN = -2.
 """
 
+import sys
+import time
+
 import numpy as np
 
-from goengine import PASS
-from goengine.game.moves import RESIGN, MoveInfo  # noqa: F401  (the players' answers)
-from goengine.players.decision import Decision, opponent_passed
+from goengine.game.moves import RESIGN, MoveInfo, SearchResult  # noqa: F401  (the answers)
+from goengine.players.decision import Decision, opponent_passed, sensible_mask
 from goengine.rollout import scoring
 
 
@@ -35,17 +36,9 @@ def cut_dead_ladders(board, color, probs, cap):
     return probs.astype(np.float32)
 
 
-def sensible_mask(board, color):
-    """Bool array (size*size,): legal for `color` and not filling its own true eye."""
-    mask = np.zeros(board.size * board.size, dtype=bool)
-    for move in board.legal_moves(color):
-        if move != PASS and not board.is_eye(move, color):
-            mask[move] = True
-    return mask
-
-
 class Player:
-    """Base class and interface. Subclasses override `policy`/`value`/`genmove`.
+    """Base class and interface. Subclasses override `think` (and `policy`/`value` where
+    they have networks).
 
     `interrupt` arguments are objects with `wait(timeout) -> bool` that
     returns True once the caller wants the work to stop (a threading.Event
@@ -58,37 +51,56 @@ class Player:
     scorer = scoring.Scorer()      # judges dead stones; constructors take the engine's own
     value_eval = None              # the value network's evaluator, where the player has one
     answers = None                 # what its networks say (players.heads.NetworkAnswers)
+    verbose = False                # --verbose: the decision logs why at each branch
 
-    # -- what a searching engine will override ---------------------------
+    def log(self, line):
+        print(line, file=sys.stderr, flush=True)
+
+    # -- a move --------------------------------------------------------------
 
     def genmove(self, game, color, limits, cleanup=False, report=None, interval=1.0):
-        """The move `color` should play now: a point, PASS or RESIGN.
+        """The move `color` should play now: a point, PASS or RESIGN (Decision.decide).
 
         limits: a goengine.search.limits.SearchLimits, the time manager's (seconds
-        to aim for, the most while a search is unsure, playouts). cleanup:
-        kgs-genmove_cleanup, so do not pass while dead opponent stones can still
-        be captured. report: an optional callable taking a list of MoveInfo,
-        called about every `interval` seconds while thinking (lz-genmove_analyze).
+        to aim for, the most while a search is unsure, playouts); the time the
+        decision spends before thinking counts. cleanup: kgs-genmove_cleanup, so do
+        not pass while dead opponent stones can still be captured. report: an optional
+        callable taking a SearchResult, called about every `interval` seconds while
+        thinking (lz-genmove_analyze).
         """
+        start = time.monotonic()
+        return self.decision.decide(
+            game, color, cleanup, lambda: self.count_winner(game, color),
+            lambda: self.think(game, color, limits.after(time.monotonic() - start),
+                               cleanup, report, interval),
+            log=self.log if self.verbose else None)
+
+    def think(self, game, color, limits, cleanup=False, report=None, interval=1.0,
+              full=False):
+        """A SearchResult for `color` to move in `game` within `limits` (genmove's and the
+        review's). Without a search: the policy's sensible moves by probability (or the
+        player's own order, `ranking`), the value network's win rate; its candidates
+        where they are shown (`full`, or a `report`, called once)."""
         mask = sensible_mask(game.board_for(color), color)
-        answer = self.answer_to_pass(game, color, mask, cleanup)
-        if answer is not None:
-            return answer
-        if self.should_resign(game, color):
-            return RESIGN
         probs = self.policy(game, color)
-        if report is not None:
-            report(self.candidates(game, color, mask=mask, probs=probs))
         if probs is None:
             probs = mask.astype(np.float32)
-        return self.choose(probs, mask)
+        winrate = self.value(game, color)
+        shown = full or report is not None
+        result = SearchResult(self.ranking(probs, mask), winrate=winrate,
+                              resign_winrate=winrate, root_winrate=winrate,
+                              candidates=self.candidates(game, color, mask=mask, probs=probs)
+                              if shown else [])
+        if report is not None:
+            report(result)
+        return result
 
-    def choose(self, probs, mask):
-        """The move to play from move probabilities over the sensible moves: the most probable."""
-        return int(np.argmax(np.where(mask, probs, -1.0)))
+    def ranking(self, probs, mask):
+        """The sensible moves from most to least probable (ties: the lower point first)."""
+        return [int(m) for m in np.argsort(-np.asarray(probs), kind='stable') if mask[m]]
 
     def analyze(self, game, color, report, interrupt, interval=1.0, barred=None):
-        """Report candidates every `interval` seconds until `interrupt` fires.
+        """Report a SearchResult every `interval` seconds until `interrupt` fires.
 
         barred: {(colour, move): plies} the analysis may not play (lz-analyze's avoid and
         allow; here only the first ply matters). Without a search the candidates never
@@ -98,14 +110,16 @@ class Player:
         for (who, move), plies in (barred or {}).items():
             if who == color and move >= 0 and plies >= 1:
                 mask[move] = False
-        infos = self.candidates(game, color, mask=mask)
-        report(infos)
+        result = SearchResult([], candidates=self.candidates(game, color, mask=mask))
+        report(result)
         while not interrupt.wait(max(0.01, interval)):
-            report(infos)
+            report(result)
 
     def ponder(self, game, interrupt):
         """Think on the opponent's time until `interrupt` fires. Nothing to do without a search."""
         return
+
+    # -- what its networks say ---------------------------------------------
 
     def policy(self, game, color):
         """Move probabilities (size*size,) over sensible moves, or None if unavailable."""
@@ -163,15 +177,6 @@ class Player:
         root = self.value(game, color)
         return [0.5 if root is None else root] * len(moves)
 
-    def answer_to_pass(self, game, color, mask, cleanup=False):
-        """Decision.answer_to_pass with this player's count: PASS, RESIGN or None (play on)."""
-        return self.decision.answer_to_pass(game, color, mask, cleanup,
-                                            lambda: self.count_winner(game, color))
-
-    def answer_by_count(self, game, color):
-        """Decision.answer_by_count with this player's count of the board."""
-        return self.decision.answer_by_count(game, color, self.winner_after_pass(game, color))
-
     def winner_after_pass(self, game, color):
         """Once the opponent has passed, the winner by our count of the board (dead
         stones removed) where it wins by more than the points in doubt could take
@@ -188,16 +193,3 @@ class Player:
         head's doubtful points in doubt) where it wins beyond doubt, else None."""
         count = self.scorer.count(game.board, self.network_ownership(game, color))
         return count.winner_beyond_doubt()
-
-    @property
-    def resign_threshold(self):
-        """The win rate under which this player resigns (0: never)."""
-        return self.decision.resign_threshold
-
-    def should_resign(self, game, color):
-        """Decision.should_resign on this player's own estimate."""
-        return self.decision.should_resign(game, color, self.resign_estimate(game, color))
-
-    def resign_estimate(self, game, color):
-        """The win rate the resign rule trusts: the value network's, where there is one."""
-        return self.value(game, color)

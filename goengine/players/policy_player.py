@@ -10,13 +10,12 @@ the GoGui and kata-analyze commands ask it for (ownership, score leads, win rate
 """
 
 import random
-import sys
 
 import numpy as np
 
 from goengine.players.decision import Decision
 from goengine.players.heads import NetworkAnswers
-from goengine.players.player import Player, sensible_mask
+from goengine.players.player import Player
 from goengine.players.resign import ResignRule
 
 
@@ -29,14 +28,9 @@ class SimplePlayer(Player):
         self.rng = random.Random(seed)
         self.scorer = scorer or self.scorer
 
-    def genmove(self, game, color, limits, cleanup=False, report=None, interval=1.0):
-        mask = sensible_mask(game.board_for(color), color)
-        answer = self.answer_to_pass(game, color, mask, cleanup)
-        if answer is not None:
-            return answer
-        if report is not None:
-            report(self.candidates(game, color, mask=mask))
-        return self.rng.choice(np.flatnonzero(mask).tolist())
+    def ranking(self, probs, mask):
+        """One sensible move at random."""
+        return [self.rng.choice(np.flatnonzero(mask).tolist())]
 
 
 class PolicyPlayer(Player):
@@ -54,7 +48,7 @@ class PolicyPlayer(Player):
 
     name = 'policy'
 
-    def __init__(self, policy_eval, value_eval=None, resign_threshold=0.10, log=None,
+    def __init__(self, policy_eval, value_eval=None, resign_threshold=None, log=None,
                  temperature=None, seed=None, scorer=None):
         self.scorer = scorer or self.scorer
         if temperature is not None and not temperature >= 0:
@@ -63,25 +57,29 @@ class PolicyPlayer(Player):
         self.value_eval = value_eval
         self.temperature = temperature or None
         self.rng = np.random.default_rng(seed)
-        self.decision = Decision(ResignRule(resign_threshold if value_eval is not None else 0.0))
+        rule = ResignRule() if resign_threshold is None else ResignRule(resign_threshold)
+        self.decision = Decision(rule if value_eval is not None else None)
         self.fallback = SimplePlayer(scorer=self.scorer)
-        self.log = log or (lambda msg: print(msg, file=sys.stderr, flush=True))
+        if log is not None:
+            self.log = log
         self.answers = NetworkAnswers(policy_eval, value_eval, self.log)
 
-    def genmove(self, game, color, limits, cleanup=False, report=None, interval=1.0):
+    def think(self, game, color, limits, cleanup=False, report=None, interval=1.0,
+              full=False):
         if not self.answers.fits(self.policy_eval, game.size):
-            return self.fallback.genmove(game, color, limits, cleanup, report, interval)
-        return super().genmove(game, color, limits, cleanup, report, interval)
+            return self.fallback.think(game, color, limits, cleanup, report, interval, full)
+        return super().think(game, color, limits, cleanup, report, interval, full)
 
-    def choose(self, probs, mask):
-        """Greedy, or a sample at the player's temperature (sensible moves only)."""
+    def ranking(self, probs, mask):
+        """Greedy, or a sample at the player's temperature first (sensible moves only)."""
+        ranked = super().ranking(probs, mask)
         if self.temperature is None:
-            return super().choose(probs, mask)
+            return ranked
         weights = np.where(mask, np.asarray(probs, dtype=np.float64), 0.0)
         if weights.max() <= 0:
-            return super().choose(probs, mask)
+            return ranked
         weights = (weights / weights.max()) ** (1.0 / self.temperature)
-        return int(self.rng.choice(len(weights), p=weights / weights.sum()))
+        return [int(self.rng.choice(len(weights), p=weights / weights.sum()))]
 
     def child_winrates(self, game, color, moves):
         rates = self.answers.child_winrates(game, color, moves)

@@ -8,6 +8,7 @@ Only GTP goes to stdout; every log line goes to stderr. Use with a GUI
 import argparse
 import sys
 
+from goengine.players.resign import ResignRule
 from goengine.programs import loading  # light: torch loads only with a network
 
 
@@ -146,9 +147,9 @@ def build_parser():
     play.add_argument('--strength', metavar='RANK',
                       help='play at a rank, 13k to 2k, as measured against GNU Go 3.8 '
                            '(README: Playing strength; "list" lists the levels)')
-    play.add_argument('--resign-threshold', type=probability, default=0.10, metavar='P',
+    play.add_argument('--resign-threshold', type=probability, default=None, metavar='P',
                       help='resign below this win rate, never in the opening '
-                           '(default %(default)s; 0: never)')
+                           f'(default {ResignRule.threshold:g}; 0: never)')
     play.add_argument('--verbose', action='store_true',
                       help='log every command and decision to stderr')
     return p

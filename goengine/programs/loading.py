@@ -232,7 +232,7 @@ def value_source(weights, value_weights, player):
 
 
 def load_player(kind, weights=None, value_weights=None, rollout=None, threads=None,
-                resign_threshold=0.10, config=None, log=None, temperature=None, device='cpu',
+                resign_threshold=None, config=None, log=None, temperature=None, device='cpu',
                 backend='torch', cluster=None):
     """The player of `kind` (KINDS) with the networks in `weights` / `value_weights`.
 

@@ -78,11 +78,13 @@ def analyse(record, player, seconds=None, visits=None, progress=None, moves=(1, 
         for number in numbers:
             game = from_record(record, number)
             color = record.moves[number - 1][0] if number <= len(record.moves) else game.to_move
-            best, winrate, visits_done = player.review(game, color,
-                                                       SearchLimits(seconds, playouts=visits))
-            if best is not None:
-                score, source = position_score(player, game, color)
-                positions.append(Position(number, color, winrate, visits_done, best.move,
+            result = player.think(game, color, SearchLimits(seconds, playouts=visits),
+                                  full=True)
+            winrate = result.root_winrate
+            if result.candidates:
+                best = result.candidates[0]
+                score, source = position_score(player, game, color, result)
+                positions.append(Position(number, color, winrate, result.visits, best.move,
                                           best.winrate, best.pv, score, source))
             else:   # nothing to search (no legal move but pass)
                 positions.append(Position(number, color, winrate, 0, PASS, winrate, []))
@@ -93,14 +95,14 @@ def analyse(record, player, seconds=None, visits=None, progress=None, moves=(1, 
     return positions
 
 
-def position_score(player, game, color):
+def position_score(player, game, color, result):
     """(points `color` ends ahead by, what says so): a four-headed network's lead
     (player.score_lead) where it has one, else the mean final score of the search's
-    rollouts (None before any)."""
+    rollouts in `result` (None without a search)."""
     lead = player.score_lead(game, color)
     if lead is not None:
         return lead, 'the network'
-    return player.search.root_score(), "the rollouts' mean"
+    return result.score, "the rollouts' mean"
 
 
 def mover_loss(positions, i):

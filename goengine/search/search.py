@@ -32,7 +32,7 @@ import time
 
 from goengine import PASS, WHITE
 from goengine.search._tree import Tree
-from goengine.game.moves import MoveInfo
+from goengine.game.moves import MoveInfo, SearchResult
 from goengine.search.config import SearchConfig
 from goengine.search.limits import SearchLimits
 
@@ -225,7 +225,7 @@ class Search:
                 if now >= last_deadline or (now >= deadline and not self.unsure()):
                     break
                 if now >= next_report:
-                    report(self.infos())
+                    report(self.result())
                     next_report = now + interval
                 if now >= next_adapt:
                     if control is not None:
@@ -251,7 +251,7 @@ class Search:
         self.last_sims = self.tree.sims_done - before
         self.last_evals = self.network_evaluations() - evals_before
         if report is not None:
-            report(self.infos())
+            report(self.result())
 
     def _remote_busy(self, max_sims, before):
         """Whether simulations are still to come with remote rollouts: leaves out, or
@@ -316,17 +316,23 @@ class Search:
 
     # -- results ------------------------------------------------------------
 
-    def best_move(self):
-        """The most visited allowed root move (ties: higher Q); PASS if there is none."""
-        ranked = self.ranked_moves()
-        return ranked[0] if ranked else PASS
-
     def ranked_moves(self):
         """The allowed root moves, most visited first (ties: higher Q, then prior)."""
         c = self.tree.children()
         keyed = [((c['n_r'][i], c['q'][i], c['prior'][i]), int(c['move'][i]))
                  for i in range(len(c['move'])) if not c['forbidden'][i]]
         return [move for _, move in sorted(keyed, key=lambda item: item[0], reverse=True)]
+
+    def result(self, count=10):
+        """The search's SearchResult: the allowed root moves by visits, the win rates, the
+        root's score and visits, and the `count` most visited moves' MoveInfo."""
+        visits = self.root_visits()
+        q = self.best_q()
+        trusted = q is not None and visits >= self.config.resign_min_visits
+        return SearchResult(self.ranked_moves(), winrate=self.winrate(),
+                            resign_winrate=(1.0 + q) / 2.0 if trusted else None,
+                            root_winrate=self.root_winrate(), score=self.root_score(),
+                            visits=visits, candidates=self.infos(count))
 
     def root_visits(self):
         return int(self.tree.children()['n_r'].sum())

@@ -32,7 +32,7 @@ import _checkout  # noqa: F401  (this checkout's packages first)
 from goengine import BLACK, PASS
 from goengine.search.config import SearchConfig
 from goengine.game.state import GameState
-from goengine.players.player import sensible_mask
+from goengine.players.decision import sensible_mask
 from goengine.search.search import Search
 from goengine.search.limits import SearchLimits
 

@@ -103,7 +103,8 @@ def engine_winrates(args, positions):
             except GameError:
                 continue
             color = game.moves[move][0]
-            search.set_position(state, color, refuse_pass=Decision().refuses_pass(state, False))
+            search.set_position(state, color, refuse_pass=Decision.refuses_pass(
+                state, color, False, SearchConfig.pass_ban_fraction))
             search.run(SearchLimits(600, playouts=args.playouts))
             infos = search.infos(1)
             if not infos:

@@ -19,7 +19,7 @@ import _checkout  # noqa: F401  (this checkout's packages first)
 from goengine.game import sgffile
 from goengine.nn import features
 from goengine.nn.inference import NetworkEvaluator
-from goengine.players.player import sensible_mask
+from goengine.players.decision import sensible_mask
 from training.dataset import HELD_OUT_FILE
 from training.rl_games import current_moves, play_games
 from training.rl_learner import Learner

@@ -96,8 +96,9 @@ def test_rollouts_never_run_out_the_dead_ladder():
 def large_player():
     pytest.importorskip('torch')
     from goengine.programs import loading
+    from goengine.search import config as searchconfig
     player = loading.load_player('search', str(REPO / 'weights' / 'sl.pt'),
-                                 config=loading.search_config('large'), log=lambda m: None)
+                                 config=searchconfig.search_config('large'), log=lambda m: None)
     yield player
     player.close()
 

@@ -1371,6 +1371,35 @@ def test_main_search_constants_come_from_the_command_line(tmp_path):
                        '--threads', '1', '--playouts', '50'])
 
 
+def test_the_flags_defaults_are_the_configs_and_threads_take_one_road():
+    """The help shows the defaults SearchConfig, MODE_SEARCH, the clock and the resign rule
+    hold; --threads reaches the network by the config alone, whose 0 means one beside the
+    rollouts and every core for the zero search."""
+    import gtp_main
+    from goengine.gtp.timecontrol import DEFAULT_MARGIN, DEFAULT_MOVE_TIME
+    from goengine.nn.devices import available_cores
+    from goengine.players.resign import ResignRule
+    from goengine.search.config import MODE_SEARCH, SearchConfig
+    parser = gtp_main.build_parser()
+    text = ' '.join(parser.format_help().split())
+    config = SearchConfig()
+    for shown in [f'(default {config.mixing:g})', f'(default {config.c_puct:g}; '
+                  f'{MODE_SEARCH["zero"]["c_puct"]:g} for zero)',
+                  f'(default {config.expand_threshold}; it adapts)',
+                  f'(default {config.search_mode})', f'(default {DEFAULT_MOVE_TIME:g})',
+                  f'(default {DEFAULT_MARGIN})', f'(default {ResignRule.threshold:g};']:
+        assert shown in text, shown
+
+    def threads(*argv):
+        return gtp_main.search_config(parser.parse_args(['--weights', 'none', *argv]))
+
+    assert threads().net_threads == 0 and threads().network_threads() == 1
+    assert threads('--search-mode', 'zero').network_threads() == available_cores()
+    assert threads('--threads', '3').network_threads() == 3
+    assert threads('--threads', '3', '--search-mode', 'zero').network_threads() == 3
+    assert threads('--search', 'net_threads=2', '--search-mode', 'zero').network_threads() == 2
+
+
 def test_main_search_settings_set_any_constant_and_bad_ones_stop_the_engine():
     """--search NAME=VALUE reaches any SearchConfig field; the named flags win over
     it; an unknown name or a bad value stops before GTP starts, saying which."""

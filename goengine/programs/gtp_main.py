@@ -8,8 +8,14 @@ Only GTP goes to stdout; every log line goes to stderr. Use with a GUI
 import argparse
 import sys
 
+from goengine.gtp.timecontrol import DEFAULT_MARGIN, DEFAULT_MOVE_TIME
 from goengine.players.resign import ResignRule
 from goengine.programs import loading  # light: torch loads only with a network
+from goengine.search import config as searchconfig
+
+# Every default a flag's help names is read from where it is set.
+SEARCH = searchconfig.SearchConfig()
+ZERO = searchconfig.MODE_SEARCH['zero']
 
 
 DESCRIPTION = """\
@@ -27,7 +33,7 @@ time: with time settings from the controller (time_settings,
 kgs-time_settings, time_left) the engine budgets its clock, spending more in
 the middle game and keeping a safety margin, and thinks up to twice its budget
 (never past the clock) while the most visited move is not the best valued one;
-without them every move gets --time-per-move seconds (default 5).
+without them every move gets --time-per-move seconds (default %g).
 
 examples:
   .venv/bin/python gtp_main.py                           # the search (--network auto), 5 s a move
@@ -89,7 +95,7 @@ class OneLineParser(argparse.ArgumentParser):
 
 
 def build_parser():
-    p = OneLineParser(description=DESCRIPTION, epilog=EPILOG,
+    p = OneLineParser(description=DESCRIPTION, epilog=EPILOG % DEFAULT_MOVE_TIME,
                       formatter_class=argparse.RawDescriptionHelpFormatter)
     loading.add_network_flags(p)
     nets = p.add_argument_group('networks')
@@ -100,19 +106,22 @@ def build_parser():
     loading.add_device_flag(nets)
     loading.add_backend_flag(nets)
     nets.add_argument('--threads', type=positive_int, default=None, metavar='N',
-                      help='torch threads on the CPU (default: 1 beside the rollouts, '
-                           'every core without them)')
+                      help="the network's threads on the CPU (default: 1 beside the "
+                           "rollouts, every core without them)")
 
     search = p.add_argument_group('search (README: Tuning the search)')
-    search.add_argument('--search-mode', choices=('apv', 'zero'), default=None,
-                        help="apv: AlphaGo's, rollouts and value (default); zero: AlphaGo "
-                             "Zero's, the network at every leaf")
+    search.add_argument('--search-mode', choices=searchconfig.SEARCH_MODES, default=None,
+                        help="apv: AlphaGo's, rollouts and value; zero: AlphaGo Zero's, the "
+                             f"network at every leaf (default {SEARCH.search_mode})")
     search.add_argument('--lambda', dest='mixing', type=fraction, default=None, metavar='L',
-                        help='leaf value: (1-L) value network + L rollouts (default 0.5)')
+                        help='leaf value: (1-L) value network + L rollouts '
+                             f'(default {SEARCH.mixing:g})')
     search.add_argument('--c-puct', type=nonnegative_float, default=None, metavar='C',
-                        help='PUCT exploration constant (default 5; 1.5 for zero)')
+                        help=f'PUCT exploration constant (default {SEARCH.c_puct:g}; '
+                             f'{ZERO["c_puct"]:g} for zero)')
     search.add_argument('--expand-threshold', type=nonnegative_int, default=None, metavar='N',
-                        help='visits before a leaf is expanded (default 40; it adapts)')
+                        help='visits before a leaf is expanded '
+                             f'(default {SEARCH.expand_threshold}; it adapts)')
     search.add_argument('--search', action='append', default=[], metavar='NAME=VALUE',
                         help='any constant of goengine/search/config.py (repeatable)')
 
@@ -120,10 +129,11 @@ def build_parser():
     clock.add_argument('--playouts', '--visits', dest='playouts', type=nonnegative_int,
                        default=None, metavar='N', help='playouts per move (0: time only)')
     clock.add_argument('--time-per-move', type=positive_float, default=None, metavar='SEC',
-                       help='seconds a move without time settings (default 5), else a cap')
+                       help='seconds a move without time settings '
+                            f'(default {DEFAULT_MOVE_TIME:g}), else a cap')
     clock.add_argument('--spend-full-time', action='store_true',
                        help='think the whole time even once the move is decided')
-    clock.add_argument('--margin', type=float, default=1.0, metavar='SEC',
+    clock.add_argument('--margin', type=float, default=DEFAULT_MARGIN, metavar='SEC',
                        help='seconds kept back from every deadline (default %(default)s)')
     clock.add_argument('--ponder', action='store_true',
                        help="think on the opponent's time")
@@ -163,9 +173,9 @@ def search_config(args):
     """SearchConfig with the search constants given on the command line over those that
     come with the shipped network the flags pick; the rest AlphaGo's."""
     network = loading.network_name(args.weights, args.network, args.device)
-    return loading.search_config(
+    return searchconfig.search_config(
         network, args.search, mixing=args.mixing, c_puct=args.c_puct,
-        expand_threshold=args.expand_threshold, net_threads=args.threads or None,
+        expand_threshold=args.expand_threshold, net_threads=args.threads,
         search_mode=args.search_mode,
         stop_when_decided=False if args.spend_full_time else None)
 
@@ -225,10 +235,7 @@ def _main(argv):
         if workers is None:
             return 2
     try:
-        # --threads takes one road: the search's reaches its config (net_threads, above),
-        # the policy player's goes to its network directly
-        threads = args.threads if kind == 'policy' else None
-        engine_player = loading.load_player(kind, weights, value_weights, rollout, threads,
+        engine_player = loading.load_player(kind, weights, value_weights, rollout,
                                             args.resign_threshold, config, log,
                                             temperature=args.temperature, device=device,
                                             backend=backend, cluster=workers)

@@ -12,9 +12,8 @@ and hands the parts to the player of the kind asked for:
 Every kind also gets the rollout policy, whose playouts judge dead stones
 (final_score, final_status_list). The paths are this module's too: the
 default weights, the shipped networks by name (--network: the small one for
-the search on a CPU without native bf16, the large one elsewhere) and the search
-settings that come with them, the value network found beside
-the policy, the word 'none' for no network, and relative paths looked up in
+the search on a CPU without native bf16, the large one elsewhere), the value
+network found beside the policy, the word 'none' for no network, and relative paths looked up in
 the installation.
 """
 
@@ -40,9 +39,6 @@ AUTO = 'auto'
 # no network is named, the part AlphaGo gave its RL policy, a strong player with no
 # search; the search keeps the SL network's priors (docs/DECISIONS.md, 'policy-only network').
 POLICY_ONLY_WEIGHTS = os.path.join('weights', 'rl.pt')
-# Search settings that come with a shipped network unless the command line sets them
-# (docs/DECISIONS.md, 'n_thr floor').
-NETWORK_SEARCH = {'small': {'expand_threshold': 3}}
 # What plays when no network is named: by the machine (docs/DECISIONS.md, 'network').
 DEFAULT_NETWORK = AUTO
 
@@ -90,39 +86,6 @@ def chosen_weights(weights, network, device, policy_only=False):
         return POLICY_ONLY_WEIGHTS
     name = network_name(weights, network, device)
     return DEFAULT_WEIGHTS if name is None else NETWORKS[name]
-
-
-# Settings that come with the zero search unless the command line sets them: its Q is the
-# value head's alone and an unvisited child has no rollout to stand on, so PUCT takes the
-# constants of the engines that search this way (KataGo's cpuctExploration 1.0 and
-# fpuReductionMax 0.2 in the same -1..1 units; Leela Zero alike), not AlphaGo's 5
-# (docs/DECISIONS.md, 'zero search PUCT').
-MODE_SEARCH = {'zero': {'c_puct': 1.5, 'fpu_from_parent': True, 'fpu_reduction': 0.2}}
-
-
-def search_config(network, settings=(), **given):
-    """SearchConfig for the search with the shipped `network` (a name or None): that
-    network's NETWORK_SEARCH settings, the search mode's MODE_SEARCH ones, then `settings`
-    ('NAME=VALUE' strings, as --search takes them), then the `given` ones that are not
-    None; the rest AlphaGo's. Raises ValueError for a bad setting."""
-    from dataclasses import replace
-    from goengine.search.config import SearchConfig
-    config = replace(SearchConfig(), **NETWORK_SEARCH.get(network, {}))
-    config = config.with_settings(settings)
-    config = replace(config, **{name: value for name, value in given.items() if value is not None})
-    mode = MODE_SEARCH.get(config.search_mode, {})
-    named = {s.partition('=')[0].strip() for s in settings} | {
-        name for name, value in given.items() if value is not None}
-    config = replace(config, **{name: value for name, value in mode.items() if name not in named})
-    if config.search_mode == 'zero' and given.get('net_threads') is None \
-            and not any(s.strip().startswith('net_threads') for s in settings):
-        config = replace(config, net_threads=cpu_count())   # no rollouts: every core on it
-    return config
-
-
-def cpu_count():
-    """The cores this process may run on."""
-    return len(os.sched_getaffinity(0)) if hasattr(os, 'sched_getaffinity') else os.cpu_count() or 1
 
 
 def add_device_flag(parser):
@@ -231,18 +194,18 @@ def value_source(weights, value_weights, player):
     return value_weights or f'{weights} (its value head)'
 
 
-def load_player(kind, weights=None, value_weights=None, rollout=None, threads=None,
+def load_player(kind, weights=None, value_weights=None, rollout=None,
                 resign_threshold=None, config=None, log=None, temperature=None, device='cpu',
                 backend='torch', cluster=None):
     """The player of `kind` (KINDS) with the networks in `weights` / `value_weights`.
 
     rollout: a RolloutPolicy (load_rollout()); None loads the default.
-    threads: torch threads for the policy player's network (None: every core); the
-    search's are its config's net_threads, always. The search without networks runs on
-    rollouts alone.
+    config: the SearchConfig; its net_threads are every player's network threads (0: the
+    search's network_threads(), every core for the policy player). The search without
+    networks runs on rollouts alone.
     temperature: the policy player's sampling temperature (None: greedy).
     device: where the networks run (a name from inference.pick_device); on an
-    accelerator the search batches more positions a call (search_config.for_device).
+    accelerator the search batches more positions a call (SearchConfig.for_device).
     backend: what runs them there (backends.pick_backend's choice).
     cluster: the distributed search's workers (cluster.Workers), for the search only.
     Raises netfile.NetworkLoadError for a missing or corrupt network file.
@@ -258,8 +221,7 @@ def load_player(kind, weights=None, value_weights=None, rollout=None, threads=No
     if kind == 'random':
         return SimplePlayer(scorer=scorer)
     config = (config or SearchConfig()).for_device(device)
-    if kind == 'search':
-        threads = config.net_threads
+    threads = config.network_threads() if kind == 'search' else config.net_threads or None
     policy_eval = evaluator(weights, 'policy', threads, device, backend=backend)
     value_eval = evaluator(value_weights, 'value', threads, device, backend=backend)
     info = policy_eval.describe() if policy_eval is not None else None

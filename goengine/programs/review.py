@@ -25,6 +25,7 @@ from goengine import BLACK, PASS, WHITE
 from goengine.game import coords
 from goengine.game.state import GameError, from_record
 from goengine.programs.loading import add_backend_flag, add_device_flag, add_network_flags
+from goengine.search import config as searchconfig
 from goengine.search.limits import SearchLimits
 
 SWINGS_LABELLED = 3
@@ -289,7 +290,7 @@ def main(argv=None):
         return 2
     weights, value_weights, backend = networks
     try:
-        config = loading.search_config(
+        config = searchconfig.search_config(
             loading.network_name(args.weights, args.network, args.device))
         player = loading.load_player('search', weights, value_weights, config=config,
                                      log=lambda message: None, device=args.device,

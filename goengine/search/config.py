@@ -7,10 +7,9 @@ AlphaGo"). The second block is ours: what a 2-core CPU needs that a cluster
 of GPUs did not.
 """
 
-import os
 from dataclasses import dataclass, fields, replace
 
-from goengine.nn.devices import is_cpu
+from goengine.nn.devices import available_cores, is_cpu
 
 SEARCH_MODES = ('apv', 'zero')
 
@@ -56,8 +55,9 @@ class SearchConfig:
                                  # its whole time (--spend-full-time)
     sim_threads: int = 0         # simulation threads (C, GIL released); 0: the cores the
                                  # network thread leaves free, at least 1 (tools/bench/bench_search.py)
-    net_threads: int = 1         # torch intra-op threads of the network thread (--threads);
-                                 # on two cores one, so that the other runs simulations
+    net_threads: int = 0         # the network's threads (--threads); 0: one for the APV
+                                 # search, whose other cores run simulations, every core for
+                                 # the zero search and the policy player (no rollouts)
     max_nodes: int = 2_000_000   # node pool cap (~52 bytes a node): memory stays bounded
     pass_prior: float = 0.01     # prior of the pass move (the policy network has no pass output)
     dead_ladder_prior: float = 0.001  # the most prior (placeholder or network) a move gets that
@@ -114,10 +114,8 @@ class SearchConfig:
             raise ValueError('c_puct, virtual_loss and expand_threshold must be >= 0')
         if self.policy_temperature <= 0:
             raise ValueError('policy_temperature must be > 0')
-        if self.net_threads < 1:
-            raise ValueError('need net_threads >= 1')
-        if self.sim_threads < 0 or self.batch_size < 1 or self.max_nodes < 1000:
-            raise ValueError('need sim_threads >= 0, batch_size >= 1, max_nodes >= 1000')
+        if self.net_threads < 0 or self.sim_threads < 0 or self.batch_size < 1 or self.max_nodes < 1000:
+            raise ValueError('need net_threads >= 0, sim_threads >= 0, batch_size >= 1, max_nodes >= 1000')
         if not 0.0 <= self.pass_prior < 1.0:
             raise ValueError('pass_prior must be in [0, 1)')
         if self.search_mode not in SEARCH_MODES:
@@ -178,6 +176,12 @@ class SearchConfig:
                        max_pending_policy=max(self.max_pending_policy, ACCELERATOR_BATCH),
                        max_pending_value=max(self.max_pending_value, 2 * ACCELERATOR_BATCH))
 
+    def network_threads(self):
+        """net_threads, or with 0: one for the APV search, every core for the zero search."""
+        if self.net_threads > 0:
+            return self.net_threads
+        return available_cores() if self.search_mode == 'zero' else 1
+
     def simulation_threads(self, networks):
         """sim_threads, or with 0 one per core not used by the network thread; one for the
         zero search, whose simulations only select and wait (the network takes the cores)."""
@@ -185,8 +189,32 @@ class SearchConfig:
             return self.sim_threads
         if self.search_mode == 'zero' and networks:
             return 1
-        cores = len(os.sched_getaffinity(0)) if hasattr(os, 'sched_getaffinity') else os.cpu_count()
-        return max(1, (cores or 1) - (self.net_threads if networks else 0))
+        return max(1, available_cores() - (self.network_threads() if networks else 0))
+
+
+# Settings that come with a shipped network (loading.NETWORKS) unless the command line sets
+# them (docs/DECISIONS.md, 'n_thr floor').
+NETWORK_SEARCH = {'small': {'expand_threshold': 3}}
+
+# Settings that come with the zero search unless the command line sets them: its Q is the
+# value head's alone and an unvisited child has no rollout to stand on, so PUCT takes the
+# constants of the engines that search this way (docs/DECISIONS.md, 'zero search PUCT').
+MODE_SEARCH = {'zero': {'c_puct': 1.5, 'fpu_from_parent': True, 'fpu_reduction': 0.2}}
+
+
+def search_config(network=None, settings=(), **given):
+    """SearchConfig for the search with the shipped `network` (a name or None): that
+    network's NETWORK_SEARCH settings, then `settings` ('NAME=VALUE' strings, as --search
+    takes them), then the `given` ones that are not None, then the search mode's
+    MODE_SEARCH ones that neither names; the rest the defaults above. Raises ValueError for
+    a bad setting."""
+    config = replace(SearchConfig(), **NETWORK_SEARCH.get(network, {}))
+    config = config.with_settings(settings)
+    given = {name: value for name, value in given.items() if value is not None}
+    config = replace(config, **given)
+    named = {s.partition('=')[0].strip() for s in settings} | set(given)
+    mode = MODE_SEARCH.get(config.search_mode, {})
+    return replace(config, **{name: value for name, value in mode.items() if name not in named})
 
 
 def _read(kind, text):

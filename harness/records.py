@@ -1,7 +1,8 @@
 """A match's record on disk: what tools/match.py and tools/tune.py write into their --out
 folder, and what resuming a match, tools/lead_drop.py and tools/scoring_vs_gnugo.py read.
 
-A record is a folder with
+A record is a folder (on disk, or inside a month's archive of them: docs/matches/2026-11.tar/
+NAME) with
 * `games.sgfs.gz`: every game's SGF, one game a line, in the order played (the form of the
   game collections in ../shared/data); each game is its own gzip member, appended as it
   ends, so a match stopped mid-way keeps every finished game;
@@ -12,6 +13,7 @@ A record is a folder with
 
 import gzip
 import re
+import tarfile
 from pathlib import Path
 
 GAMES = 'games.sgfs.gz'
@@ -38,13 +40,31 @@ def games(folder):
     """The SGF texts (str) of the folder's games, in the order they were played; [] if it
     has none. A damaged collection raises OSError (gzip's own error) naming the file."""
     path = Path(folder) / GAMES
-    if not path.exists():
-        return []
     try:
-        with gzip.open(path, 'rt', encoding='utf-8') as f:
-            return [line.strip() for line in f if line.strip()]
-    except (OSError, EOFError) as exc:
+        if path.exists():
+            data = path.read_bytes()
+        else:
+            data = archived(path)
+            if data is None:
+                return []
+        text = gzip.decompress(data).decode('utf-8')
+    except (OSError, EOFError, tarfile.TarError) as exc:
         raise OSError(f'{path}: not a readable gzip collection ({exc})') from None
+    return [line.strip() for line in text.splitlines() if line.strip()]
+
+
+def archived(path):
+    """The bytes of `path` when it lies inside a tar archive on its way (a month's archive
+    of records), else None."""
+    for archive in Path(path).parents:
+        if archive.suffix == '.tar' and archive.is_file():
+            member = Path(path).relative_to(archive).as_posix()
+            with tarfile.open(archive) as tar:
+                try:
+                    return tar.extractfile(member).read()
+                except KeyError:
+                    return None
+    return None
 
 
 def game_number(sgf_text):

@@ -13,8 +13,11 @@ from sgfmill import sgf
 
 from goengine import BLACK, WHITE
 from goengine.game import coords
+
 from harness import match, records, stats
 from tests.programs import tool
+
+REPO = Path(__file__).resolve().parent.parent
 
 OURS = f'{match.default_ours()} --weights none'
 GNUGO = shutil.which('gnugo') or ('/usr/games/gnugo' if os.path.exists('/usr/games/gnugo')
@@ -83,6 +86,24 @@ def test_two_random_engines_alternate_colours_and_write_sgf(tmp_path, capsys):
                                '--scorer', OURS])
     assert code == 2 and 'commands.txt holds other commands' in capsys.readouterr().err
     assert len(records.games(tmp_path)) == 2
+
+
+def test_a_record_reads_alike_on_disk_and_inside_a_months_archive(tmp_path):
+    """The shipped archives' records read as the folder the tar holds does, once
+    extracted by tar itself; sgfmill parses every game; a record the archive lacks has no
+    games, and a damaged archive is one OSError naming the file."""
+    import subprocess
+    archive = REPO / 'docs' / 'matches' / '2026-11.tar'
+    name = '2026-11-25-gnugo10-handicap5-zen4'
+    subprocess.run(['tar', '-xf', str(archive), '-C', str(tmp_path), name], check=True)
+    inside = records.games(archive / name)
+    assert inside == records.games(tmp_path / name) and len(inside) == 30
+    assert all(sgf.Sgf_game.from_string(text).get_size() == 19 for text in inside)
+    assert records.games(archive / 'no-such-record') == []
+    broken = tmp_path / 'broken.tar'
+    broken.write_bytes(archive.read_bytes()[:70000])
+    with pytest.raises(OSError, match='broken.tar'):
+        records.games(broken / name)
 
 
 @pytest.mark.parametrize('mode, reason, result', [

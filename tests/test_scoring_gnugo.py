@@ -98,7 +98,7 @@ CORNER = "T5 T4 T3 S3 R3 S2 R2 Q2 Q1".split()     # White's nine around Black's 
 
 @pytest.mark.skipif(GNUGO is None, reason="GNU Go is not installed (apt-get install gnugo)")
 def test_a_false_seki_is_dead_as_gnugo_says():
-    """A 5-stone game of ours against GNU Go (docs/matches/2026-11-25-gnugo10-handicap5-zen4,
+    """A 5-stone game of ours against GNU Go (docs/matches/2026-11.tar/2026-11-25-gnugo10-handicap5-zen4,
     game 20): White's nine stones T5-Q1 have no eye and share their last liberties R1 and
     T2 with Black's S1 T1. Neither side can play there without going into atari, which
     looks like a seki, but Black throws in at R1, White must take the three, and Black's
@@ -168,7 +168,7 @@ def test_a_finished_game_is_counted_beyond_doubt_for_gnu_gos_winner(name):
 
 @pytest.mark.skipif(GNUGO is None, reason="GNU Go is not installed (apt-get install gnugo)")
 def test_no_pass_answers_a_pass_on_a_board_gnu_go_counts_against_us():
-    """7 stones to GNU Go, game 16 (docs/matches/2026-11-25-gnugo10-handicap7-zen3): GNU Go
+    """7 stones to GNU Go, game 16 (docs/matches/2026-11.tar/2026-11-25-gnugo10-handicap7-zen3): GNU Go
     passed at move 314 and we, White, passed too; GNU Go's reading has White groups dead
     and Black far ahead. Our search scores a game's end with every stone alive and saw
     a sure win; the count, dead stones removed, must stop the pass."""

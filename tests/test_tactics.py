@@ -124,7 +124,7 @@ def test_a_lost_game_gives_the_group_it_lost_as_a_problem(tmp_path):
     """tactics_suite on one move of a lost match game (5 stones, game 7, move 277):
     GNU Go's owl reading finds White's 15 stones at Q14 alive only by T12, and the
     game's K12 was not it, so that is the problem written."""
-    game = REPO / 'docs' / 'matches' / '2026-11-25-gnugo10-handicap5-zen4'
+    game = REPO / 'docs' / 'matches' / '2026-11.tar' / '2026-11-25-gnugo10-handicap5-zen4'
     tactics_suite.main([f'{game}:7', '--moves', '276-277', '--color', 'w', '--out', str(tmp_path)])
     (test,) = regress.read_suite(tmp_path / 'suite.tst')
     assert (test.command, test.accepted) == ('reg_genmove w', ['T12'])

@@ -7,7 +7,7 @@ score before move --from and before move --to, and the line says our lead at eac
 (points, positive: we are ahead) and the drop between them. Games shorter than --to
 moves are left out. The last line is the mean drop with its standard error:
 
-  .venv/bin/python tools/lead_drop.py docs/matches/2026-11-25-gnugo10-handicap7-zen3
+  .venv/bin/python tools/lead_drop.py docs/matches/2026-11.tar/2026-11-25-gnugo10-handicap7-zen3
   mean_drop=12.3 stderr=4.5 games=N
 """
 

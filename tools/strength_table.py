@@ -8,7 +8,7 @@ share: one rank is the gap at which the stronger player wins 68 % of even games 
 rating system near 10 kyu), so a win rate p is logit(p) / logit(0.68) ranks. The win rate
 comes with its 95 % Wilson interval, and so does the rank.
 
-    .venv/bin/python tools/strength_table.py 12k=docs/matches/2026-12-01-strength-12k ...
+    .venv/bin/python tools/strength_table.py 12k=docs/matches/2026-12.tar/2026-12-01-strength-12k ...
 
 prints one README row a level (match folders of tools/match.py: commands.txt and
 results.txt).

@@ -31,7 +31,7 @@ tools/regress.py runs against any GTP engine (FILE:N is game N of the collection
 
     .venv/bin/python tools/tactics_suite.py --problems 60 --out tests/tactics
     .venv/bin/python tools/tactics_suite.py --out tests/tactics/losses --color w \\
-        --moves 40- docs/matches/2026-11-25-gnugo10-handicap5-zen4:7 ...   # a match record's game 7
+        --moves 40- docs/matches/2026-11.tar/2026-11-25-gnugo10-handicap5-zen4:7 ...   # a match record's game 7
 """
 
 import argparse
@@ -206,7 +206,7 @@ def recorded_games(spec):
     path = Path(path)
     if path.suffix == ".sgf":
         return [(f"{path.parent.name}/{path.name}", path.read_text())]
-    folder = path if path.is_dir() else path.parent
+    folder = path.parent if path.name == records.GAMES else path
     found = []
     for index, text in enumerate(records.games(folder), 1):
         n = records.game_number(text) or index

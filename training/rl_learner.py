@@ -200,8 +200,8 @@ class Learner:
         positions = training_positions(games, self.rng, self.model.planes,
                                        s.positions_per_game)
         self.optimizer.zero_grad()
-        # bf16 autocast where the CPU computes it natively: 3.7x the positions a second
-        # (docs/RESULTS.md, the RL stage in bf16); weights and step stay fp32.
+        # bf16 autocast where the CPU computes it natively (docs/DECISIONS.md, 'RL stage
+        # network'); weights and step stay fp32.
         loss, entropy = backward_in_chunks(self.model, positions, bf16=bf16_is_fast(),
                                            baseline=s.baseline)
         self.optimizer.step()

@@ -44,9 +44,8 @@ def to_channels_last(model, device="cpu"):
 def as_input(planes, device="cpu"):
     """uint8 planes (or PackedPlanes) -> float NHWC (channels_last) tensor on `device`.
 
-    oneDNN's bf16 convolutions are faster in NHWC, forward and backward:
-    a k=192 BN policy step (batch 64, 2 Zen 4 threads) runs 7-10 % faster than
-    in NCHW (tools/bench/bench_train_step.py; figures in docs/TRAINING.md)."""
+    oneDNN's convolutions are faster in NHWC, forward and backward
+    (docs/DECISIONS.md, 'channels_last')."""
     packed = isinstance(planes, PackedPlanes)
     x = torch.from_numpy(np.ascontiguousarray(planes.bits if packed else planes))
     if device != "cpu":  # uint8 crosses the bus: a quarter of the bytes of float, or a 32nd

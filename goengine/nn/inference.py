@@ -117,10 +117,10 @@ class NetworkEvaluator:
 
     Holds an eval-mode snapshot of the model (batch norm folded), so later
     training of `model` does not affect it; build a new evaluator to pick up
-    new weights. bf16 autocast roughly doubles throughput on CPUs with
-    AVX-512 BF16 / AMX, at a small cost in precision (see tools/bench/bench_nets.py
-    --agreement), and is many times slower elsewhere: use_bf16=None (the
-    default) turns it on only where bf16_is_fast(). `threads` sets torch's
+    new weights. bf16 autocast is faster on CPUs with AVX-512 BF16 / AMX, at a
+    small cost in precision (tools/bench/bench_nets.py --agreement), and far slower
+    elsewhere: use_bf16=None (the default) turns it on only where bf16_is_fast()
+    (docs/DECISIONS.md, 'precision on the CPU'). `threads` sets torch's
     process-wide intra-op thread count: None uses all cores available to
     this process, 0 leaves it unchanged.
 

@@ -7,7 +7,7 @@ slow CPU and a fast one. Each level's rank is an estimate: GNU Go 3.8 at level 1
 as 9 kyu (docs/DECISIONS.md, 'strength dial'), and handicap stones count one rank each (the
 KGS and EGF convention), so a level that wins about half its games giving GNU Go three
 stones is about 6 kyu. The README's table gives every level's games and 95 % interval;
-docs/matches/ holds them.
+docs/matches/2026-12.tar holds them.
 
 A rank between two levels plays the weaker of them, so that within the levels' range the
 dial never plays stronger than asked; below the weakest it plays the weakest.
@@ -41,8 +41,8 @@ class Level:
         return f'{self.rank}: {how}'
 
 
-# Weakest first, each rank from its match (README, 'Playing strength'; records in
-# docs/matches, 2026-12-01-gnugo10-strength-*).
+# Weakest first, each rank from its match (docs/results/2026-12.md, 'The strength dial';
+# records in docs/matches/2026-12.tar, 2026-12-01-gnugo10-strength-*).
 LEVELS = (
     Level('13k', policy_only=True, temperature=1.5),
     Level('9k', policy_only=True, temperature=1.0),

@@ -11,7 +11,8 @@ the resign rule never resigns (the opening; White giving handicap before half th
 board's plies) the player plays on, so a lost count there is no verdict; so too with a
 network that has no value head (sl-policy.pt), whose player never resigns.
 
-    .venv/bin/python tools/research/pass_counts.py docs/matches --weights weights/heads-k96.pt
+    mkdir -p runs/matches && tar -xf docs/matches/2026-11.tar -C runs/matches
+    .venv/bin/python tools/research/pass_counts.py runs/matches --weights weights/heads-k96.pt
 
 Last line: `answers=N win_right=A win_wrong=B lose_right=C lose_wrong=D moves_saved=M`
 (moves_saved: the moves the games went on after the first right "lost" verdict).

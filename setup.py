@@ -8,7 +8,7 @@ from Cython.Build import cythonize
 from setuptools import Extension, find_packages, setup
 
 COMPILE_ARGS = ["-O3", "-fno-strict-aliasing"]
-# The Cython core: the board at the package's root, where the design card puts it
+# The Cython core: the board at the package's root
 # (every layer stands on it), the rest each in its layer's package.
 EXTENSIONS = ["_board", "nn._features", "rollout._patterns", "rollout._rollout",
               "search._tree"]

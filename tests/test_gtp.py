@@ -1331,8 +1331,8 @@ def test_main_network_flag_loads_the_shipped_network():
     assert result.returncode == 2 and result.stdout == '' and '--network' in result.stderr
 
 
-def test_the_design_cards_command_is_the_full_engine():
-    """`gtp_main.py --weights weights/sl.pt`, the design card's command, loads the value,
+def test_weights_sl_pt_is_the_full_engine():
+    """`gtp_main.py --weights weights/sl.pt` loads the value,
     ownership and score heads with the SL policy, and with a fixed seed plays exactly the
     moves of `--network large`, the default on a CPU with native bf16 or a GPU."""
     pytest.importorskip('torch')

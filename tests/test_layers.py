@@ -3,9 +3,8 @@
 Every module of goengine/ is read (Python with ast, Cython by its import lines) and each
 goengine import it makes is checked against the layer order below: a module may import its
 own package and the layers beneath it, nothing beside or above it, and never the trainers
-or the tools. The board (goengine/_board.pyx) sits at the root, where the design card puts
-it: it is the ground every layer stands on, so everyone may import it and it imports no
-layer at all."""
+or the tools. The board (goengine/_board.pyx) sits at the root: it is the ground every
+layer stands on, so everyone may import it and it imports no layer at all."""
 
 import ast
 import re

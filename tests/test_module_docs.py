@@ -99,3 +99,45 @@ def test_api_md_signatures_are_the_codes():
             wrong.append(f'{section}: {name}({", ".join(params)}) but the code has '
                          f'({", ".join(real)})')
     assert checked >= 15 and wrong == [], '\n'.join(wrong)
+
+
+# Where a README path may point that the repository does not hold: what programs write, and
+# the reader's own files.
+NOT_IN_THE_REPOSITORY = ('runs/', '.venv/', '/path/to/', 'mygame')
+
+
+def readme_paths():
+    """Every repository path the README names: in backticks, in a link, or in a command."""
+    text = (REPO / 'README.md').read_text()
+    tops = '|'.join(sorted({p.name for p in REPO.iterdir() if p.is_dir()
+                            and not p.name.startswith('.')} - {'runs', 'build'}))
+    packages = '|'.join(p.name for p in (REPO / 'goengine').iterdir() if p.is_dir()
+                        and (p / '__init__.py').exists())
+    pattern = rf'(?<![\w./-])((?:{tops})/[\w./-]*[\w/]|gtp_main\.py|Makefile|setup\.py)'
+    in_the_package = rf'(?<![\w./-])((?:{packages})/\w+\.pyx?)\b'   # "nn/inference.py"
+    paths = set(re.findall(pattern, text)) | {
+        f'goengine/{path}' for path in re.findall(in_the_package, text)}
+    return {path for path in paths if not any(skip in path for skip in NOT_IN_THE_REPOSITORY)}
+
+
+def in_an_archive(path):
+    """Whether `path` lies inside one of the repository's tar archives (docs/matches)."""
+    import tarfile
+    parts = Path(path).parts
+    for i, part in enumerate(parts):
+        if part.endswith('.tar'):
+            with tarfile.open(REPO.joinpath(*parts[:i + 1])) as tar:
+                inner = '/'.join(parts[i + 1:])
+                return any(name == inner or name.startswith(inner + '/')
+                           for name in tar.getnames())
+    return False
+
+
+def test_every_path_the_readme_names_exists():
+    """The README names no file, folder or module that is not there (the layout test above
+    checks the other way round); a path inside a month's match archive is looked for there."""
+    paths = readme_paths()
+    assert {'gtp_main.py', 'goengine/players/decision.py', 'docs/DECISIONS.md',
+            'goengine/nn/inference.py'} <= paths
+    missing = sorted(p for p in paths if not (REPO / p).exists() and not in_an_archive(p))
+    assert missing == []

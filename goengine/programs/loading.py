@@ -25,8 +25,8 @@ from goengine import INSTALL_DIR
 from goengine.nn.devices import is_cpu
 
 KINDS = ('search', 'policy', 'random')
-# The SL network with its value, ownership and score heads (k=192): the design card's
-# `--weights weights/sl.pt`, and --network large.
+# The SL network with its value, ownership and score heads (k=192): `--weights
+# weights/sl.pt`, and --network large.
 DEFAULT_WEIGHTS = os.path.join('weights', 'sl.pt')
 NO_NETWORK = 'none'
 

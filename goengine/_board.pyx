@@ -407,15 +407,14 @@ cdef int libs_after_move(const BoardState* b, int p, int c, int cap,
                 break
     # Captured stones next to the new chain become its liberties.
     for j in range(nc):
-        hn = prey[j]
-        s = hn
+        s = prey[j]
         while True:
             if _touches_new_chain(b, s, p, c, friends, nf):
                 nl = _add_point(pts, nl, s)
                 if nl >= cap:
                     return cap
             s = b.next_stone[s]
-            if s == hn:
+            if s == prey[j]:
                 break
     return nl
 
@@ -442,6 +441,16 @@ cdef int _other_liberty(const BoardState* b, int h, int not_this) noexcept nogil
     return NO_POINT
 
 
+cdef BoardState* _after_move(const BoardState* b, int move, int color) noexcept nogil:
+    """A copy of b (malloc'd: the caller frees it) with the legal move played; NULL when
+    memory runs out."""
+    cdef BoardState* nb = <BoardState*>malloc(sizeof(BoardState))
+    if nb != NULL:
+        copy_state(nb, b)
+        play_move(nb, move, color)
+    return nb
+
+
 cdef bint _try_defence(const BoardState* b, int target, int move, int depth, int* nodes) noexcept nogil:
     """Defender plays move; True if the target then survives the ladder."""
     cdef BoardState* nb
@@ -449,11 +458,9 @@ cdef bint _try_defence(const BoardState* b, int target, int move, int depth, int
     cdef bint survives
     if move == NO_POINT or not is_legal(b, move, defender):
         return False
-    nb = <BoardState*>malloc(sizeof(BoardState))
+    nb = _after_move(b, move, defender)
     if nb == NULL:
         return True
-    copy_state(nb, b)
-    play_move(nb, move, defender)
     nodes[0] += 1
     libs = nb.libs[nb.head[target]]
     if libs >= 3:
@@ -522,26 +529,30 @@ cdef bint _attacker_wins(const BoardState* b, int target, int depth, int* nodes)
     return wins
 
 
+cdef bint _beside_chain_with(const BoardState* b, int p, int color, int libs) noexcept nogil:
+    """Whether a chain of `color` with exactly `libs` liberties touches point p."""
+    cdef int k, n
+    cdef int d[4]
+    _neighbours(b, p, d)
+    for k in range(4):
+        n = d[k]
+        if b.color[n] == color and b.libs[b.head[n]] == libs:
+            return True
+    return False
+
+
 cdef bint is_ladder_capture(const BoardState* b, int p, int c) noexcept nogil:
     """Does c playing p put an opponent chain in atari that cannot escape?"""
     cdef BoardState* nb
     cdef int k, n, hn, nodes = 0, opp = 3 - c
     cdef int d[4]
-    cdef bint found = False, candidate = False
-    if not is_legal(b, p, c):
+    cdef bint found = False
+    if not is_legal(b, p, c) or not _beside_chain_with(b, p, opp, 2):
         return False
     _neighbours(b, p, d)
-    for k in range(4):
-        n = d[k]
-        if b.color[n] == opp and b.libs[b.head[n]] == 2:
-            candidate = True
-    if not candidate:
-        return False
-    nb = <BoardState*>malloc(sizeof(BoardState))
+    nb = _after_move(b, p, c)
     if nb == NULL:
         return False
-    copy_state(nb, b)
-    play_move(nb, p, c)
     for k in range(4):
         n = d[k]
         if nb.color[n] == opp and b.libs[b.head[n]] == 2 and nb.libs[nb.head[n]] == 1:
@@ -576,17 +587,9 @@ cdef bint is_dead_ladder_extension(const BoardState* b, int p, int c) noexcept n
     in atari beside p is read, and none survives (is_ladder_escape is False). A read
     that runs out of its node budget counts as surviving, so only a ladder read to its
     end is called dead."""
-    cdef int k, n
-    cdef int d[4]
-    cdef bint in_atari = False
     if b.color[p] != EMPTY:
         return False
-    _neighbours(b, p, d)
-    for k in range(4):
-        n = d[k]
-        if b.color[n] == c and b.libs[b.head[n]] == 1:
-            in_atari = True
-    return in_atari and not is_ladder_escape(b, p, c)
+    return _beside_chain_with(b, p, c, 1) and not is_ladder_escape(b, p, c)
 
 
 cdef void area_owner(const BoardState* b, int8_t* owner) noexcept nogil:
@@ -792,6 +795,13 @@ cdef class Board:
         return self.st.size
 
     @property
+    def ko(self):
+        """The point the side to move may not retake, or PASS."""
+        if self.st.ko != NO_POINT and self.st.ko_color == self.st.to_move:
+            return self._move(self.st.ko)
+        return -1
+
+    @property
     def to_move(self):
         return self.st.to_move
 
@@ -800,35 +810,28 @@ cdef class Board:
         self.st.to_move = self._color(color)
 
     @property
-    def move_number(self):
-        return self.st.move_number
-
-    @property
-    def passes(self):
-        return self.st.passes
-
-    @property
-    def ko(self):
-        """The point the side to move may not retake, or PASS."""
-        if self.st.ko != NO_POINT and self.st.ko_color == self.st.to_move:
-            return self._move(self.st.ko)
-        return -1
-
-    @property
     def last_move(self):
         return None if self.st.move_number == 0 else self._move(self.st.last_move)
 
     @property
-    def hash(self):
-        return self.st.hash
+    def move_number(self):
+        return self.st.move_number
 
     @property
     def history(self):
         return list(self._history)
 
+    @property
+    def passes(self):
+        return self.st.passes
+
     def captures(self, color):
         """Stones captured so far by color."""
         return self.st.captures[self._color(color)]
+
+    @property
+    def hash(self):
+        return self.st.hash
 
     # -- moves --------------------------------------------------------------
 

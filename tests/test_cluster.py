@@ -59,7 +59,7 @@ def test_visits_are_the_in_place_and_remote_answers_and_no_virtual_loss_is_left(
     assert stats['rollouts'] > remote.stats['leaves']  # and so did the local thread
     assert tree.rollouts_in_flight == 0
     # every simulation is one visit of a root child, virtual losses all taken back
-    assert int(np.sum(children['n_r'])) == stats['sims'] == search.root_visits()
+    assert int(np.sum(children['n_r'])) == stats['sims'] == search.result().visits
     # the visits a second run adds are its simulations, none counted twice
     before = stats['sims']
     search.run(SearchLimits(playouts=500))

@@ -760,7 +760,7 @@ def test_avoid_reaches_the_plies_below_the_root_in_the_search():
             replies += int(below['n_r'].sum())
             assert dict(zip(below['move'].tolist(), below['n_r'].tolist())).get(c3, 0) == 0
     assert replies > 100
-    assert e5 not in [info.move for info in search.infos()]
+    assert e5 not in [info.move for info in search.result().candidates]
     search.set_position(game, BLACK, refuse_pass=True)      # genmove's: nothing barred
     assert search.tree.barred_at_root(BLACK) == []
 

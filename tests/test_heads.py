@@ -8,7 +8,7 @@ import pytest
 import torch
 
 from goengine import BLACK, PASS, WHITE, Board
-from goengine.nn import features, netfile, nets, on_planes
+from goengine.nn import features, netfile, nets, on_planes, surgery
 from tests.test_labels import walls_game
 from tests.programs import tool
 from tests.test_training_tools import random_game
@@ -19,7 +19,7 @@ from training.dataset import GameStore, load_split
 
 def test_the_trunk_and_policy_head_start_as_the_policy_network():
     policy = nets.PolicyNet(filters=8, layers=3).eval()
-    heads = nets.init_value_from_policy(nets.HeadsNet(filters=8, layers=3), policy).eval()
+    heads = surgery.init_value_from_policy(nets.HeadsNet(filters=8, layers=3), policy).eval()
     planes = torch.rand(4, nets.VALUE_PLANES, 19, 19).round()
     with torch.no_grad():
         expected = policy(planes[:, :nets.POLICY_PLANES])
@@ -34,7 +34,7 @@ def test_folding_keeps_every_head():
     heads = nets.HeadsNet(filters=8, layers=3, batch_norm=True)
     heads(torch.rand(16, nets.VALUE_PLANES, 19, 19))           # move the BN statistics
     heads.eval()
-    folded = nets.fold_batch_norm(heads)
+    folded = surgery.fold_batch_norm(heads)
     planes = torch.rand(3, nets.VALUE_PLANES, 19, 19)
     with torch.no_grad():
         for a, b in zip(heads(planes), folded(planes)):
@@ -285,12 +285,12 @@ def test_kata_analyze_ownership_comes_from_the_ownership_head(heads_file):
 
 def test_the_trunk_and_value_head_start_as_a_value_network():
     value = nets.ValueNet(filters=8, layers=3).eval()
-    heads = nets.init_heads_from_value(nets.HeadsNet(filters=8, layers=3), value).eval()
+    heads = surgery.init_heads_from_value(nets.HeadsNet(filters=8, layers=3), value).eval()
     planes = torch.rand(4, nets.VALUE_PLANES, 19, 19).round()
     with torch.no_grad():
         assert torch.allclose(heads(planes)[1], value(planes), atol=1e-6)
     with pytest.raises(ValueError, match="shapes differ"):
-        nets.init_heads_from_value(nets.HeadsNet(filters=16, layers=3), value)
+        surgery.init_heads_from_value(nets.HeadsNet(filters=16, layers=3), value)
 
 
 def test_heads_training_from_a_value_network_file(labelled_data, tmp_path):

@@ -9,10 +9,8 @@ import torch
 from goengine.nn.inference import NetworkEvaluator, bf16_is_fast
 from goengine.nn.netfile import FORMAT, FORMAT_VERSION, NetworkLoadError, load_network, save_network
 from goengine.nn import on_planes
-from goengine.nn.nets import (
-    HeadsNet, PolicyNet, ValueNet, fold_batch_norm, init_value_from_policy, softmax_with_temperature,
-    unfold_batch_norm, without_move_head,
-)
+from goengine.nn.nets import HeadsNet, PolicyNet, ValueNet, softmax_with_temperature, without_move_head
+from goengine.nn.surgery import fold_batch_norm, init_value_from_policy, unfold_batch_norm
 
 torch.set_num_threads(1)  # the machine is shared; tiny nets do not need more
 

@@ -17,6 +17,7 @@ from goengine.players.decision import sensible_mask
 from goengine.players.policy_player import SimplePlayer
 from goengine.players.mcts_player import MCTSPlayer
 from goengine.search.search import Search, ThresholdControl
+from goengine.search.root import Root
 from goengine.players.decision import Decision
 from goengine.players.heads import NetworkAnswers
 from goengine.players.resign import ResignRule
@@ -38,7 +39,7 @@ def atari_game():
 
 def best_move(search):
     """The most visited allowed root move (ties: higher Q); PASS when there is none."""
-    ranked = search.ranked_moves()
+    ranked = search.result().ranked
     return ranked[0] if ranked else PASS
 
 
@@ -260,7 +261,7 @@ def test_a_big_lead_is_kept_by_the_move_that_keeps_more_points():
             c = search.tree.children()
             visits[weight] = dict(zip(c['move'].tolist(), c['n_r'].tolist()))
             scores = dict(zip(c['move'].tolist(), c['score'].tolist()))
-            best, winrate = best_move(search), search.winrate()
+            best, winrate = best_move(search), search.result().winrate
         finally:
             search.close()
         assert winrate > 0.95 and (best == g5) == (weight > 0)
@@ -313,9 +314,9 @@ def test_win_rates_are_reported_at_the_true_komi_under_dynamic_komi():
             search.run(SearchLimits(playouts=2000))
             c = search.tree.children()
             visited = c['n_r'] > 0
-            infos = search.infos()
-            reported[per_stone] = (search.winrate(), search.root_winrate(), infos[0].winrate)
-            resign_estimate = (1 + search.best_q()) / 2
+            infos = search.result().candidates
+            reported[per_stone] = (search.result().winrate, search.result().root_winrate, infos[0].winrate)
+            resign_estimate = (1 + search.root().best_q()) / 2
             if per_stone:
                 assert (c['q'][visited] == 1.0).all()
         finally:
@@ -399,7 +400,7 @@ def test_rollouts_alone_find_the_capture():
         search.run(SearchLimits(30.0, playouts=3000))
         assert best_move(search) == gtp('g5')[0]
         assert search.stats()['rollouts'] == 3000 and search.stats()['value_backups'] == 0
-        assert not search.unsure()        # the capture is both the most visited and the best
+        assert not search.root().unsure()        # the capture is both the most visited and the best
 
 
 def test_a_one_thread_search_playing_for_points_repeats_itself():
@@ -468,7 +469,7 @@ def test_tree_reuse_keeps_the_subtree():
     assert search.tree.node_count < kept['n_r'].sum() * 100   # the rest was dropped
     # Another game (or colour) is a fresh root.
     assert not root_at(search, GameState(9, 7.5), BLACK)
-    assert search.root_visits() == 0
+    assert search.result().visits == 0
     assert not root_at(search, game, BLACK)      # same moves, the other colour to move
 
 
@@ -500,7 +501,7 @@ def test_resigns_only_when_hopeless_and_past_the_opening():
     player = MCTSPlayer(config=SearchConfig(mixing=1.0))
     assert player.decision.resign_threshold == pytest.approx(0.1)      # Q < -0.8
     assert player.genmove(game, BLACK, SearchLimits(0.3)) == RESIGN
-    assert player.search.best_q() < -0.8
+    assert player.search.root().best_q() < -0.8
     quiet = MCTSPlayer(config=SearchConfig(mixing=1.0), resign_threshold=0)
     assert quiet.genmove(game, BLACK, SearchLimits(0.2)) != RESIGN
     early = GameState(5, 100.5)
@@ -677,8 +678,8 @@ def test_analysis_shows_a_barely_visited_move_at_the_roots_win_rate():
     game = GameState(9, 7.5)
     root_at(search, game, BLACK)
     search.run(SearchLimits(playouts=400))        # at 200 the most visited move had 9-10 visits
-    root = search.root_winrate()
-    infos = search.infos(count=100)
+    root = search.result().root_winrate
+    infos = search.result(100).candidates
     few = [info for info in infos if info.visits < 10]
     many = [info for info in infos if info.visits >= 10]
     assert few and many and 0 < root < 1
@@ -712,11 +713,11 @@ def test_score_lead_is_the_rollouts_final_score_for_the_side_to_move(color, lead
     search = Search(config=SearchConfig(mixing=1.0, sim_threads=1, seed=2))
     root_at(search, settled_game(color), color)
     search.run(SearchLimits(playouts=300))
-    infos = search.infos()
+    infos = search.result().candidates
     assert infos and sum(info.visits for info in infos) >= 290
     assert all(info.score_lead == pytest.approx(lead) for info in infos)
-    assert search.root_score() == pytest.approx(lead)
-    assert search.infos()[0].winrate == (1.0 if lead > 0 else 0.0)
+    assert search.result().score == pytest.approx(lead)
+    assert search.result().candidates[0].winrate == (1.0 if lead > 0 else 0.0)
     search.close()
 
 
@@ -753,9 +754,9 @@ def test_dynamic_komi_counts_the_rollouts_but_not_the_reports(to_move, lead):
         search.run(SearchLimits(playouts=200))
         q = search.tree.children()['q']
         assert ((q + 1) / 2 == (1.0 if white_wins == (to_move == WHITE) else 0.0)).all()
-        assert search.root_winrate() == (0.0 if to_move == WHITE else 1.0)
-        assert search.root_score() == pytest.approx(lead)
-        assert all(info.score_lead == pytest.approx(lead) for info in search.infos())
+        assert search.result().root_winrate == (0.0 if to_move == WHITE else 1.0)
+        assert search.result().score == pytest.approx(lead)
+        assert all(info.score_lead == pytest.approx(lead) for info in search.result().candidates)
         search.close()
 
 
@@ -863,7 +864,7 @@ def test_an_unsure_search_thinks_past_its_budget_up_to_the_limit(monkeypatch):
     run = Search.run
     monkeypatch.setattr(Search, 'run', lambda self, *a, **k: runs.append(1) or run(self, *a, **k))
     for unsure, limit in ((True, 0.8), (False, 0.8), (True, None)):
-        monkeypatch.setattr(Search, 'unsure', lambda self, answer=unsure: answer)
+        monkeypatch.setattr(Root, 'unsure', lambda self, answer=unsure: answer)
         start = time.monotonic()
         move = player.genmove(game, BLACK, SearchLimits(0.2, limit))
         timings[unsure, limit] = time.monotonic() - start
@@ -876,7 +877,7 @@ def test_an_unsure_search_thinks_past_its_budget_up_to_the_limit(monkeypatch):
 
 def test_a_decided_search_stops_early_unless_told_to_spend_its_time(monkeypatch):
     monkeypatch.setattr(Search, 'decided', lambda self, *args: True)
-    monkeypatch.setattr(Search, 'unsure', lambda self: False)
+    monkeypatch.setattr(Root, 'unsure', lambda self: False)
     game = GameState(9, 7.5)
     timings = {}
     for stop in (True, False):

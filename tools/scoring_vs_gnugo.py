@@ -101,7 +101,7 @@ def search_score(game, rollout, sims, seed):
                             refuse_pass=Decision.refuses_pass(
                                 state, state.to_move, False, SearchConfig.pass_ban_fraction))
         search.run(SearchLimits(playouts=sims))
-        score = search.root_score() or 0.0
+        score = search.result().score or 0.0
     finally:
         search.close()
     return score if state.to_move == BLACK else -score

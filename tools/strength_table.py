@@ -54,11 +54,8 @@ def ranks_above_even(wins, games, z=1.96):
 
 
 def condition(stones):
-    if stones > 0:
-        return f"gives {stones} stones"
-    if stones < 0:
-        return f"takes {-stones} stones"
-    return "even"
+    """What a level gives GNU Go: 'gives N stones', 'takes N stones' or 'even'."""
+    return "even" if stones == 0 else f"{'gives' if stones > 0 else 'takes'} {abs(stones)} stones"
 
 
 def main(argv=None):

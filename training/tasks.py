@@ -11,7 +11,7 @@ import numpy as np
 import torch
 import torch.nn.functional as F
 
-from goengine.nn import netfile, nets
+from goengine.nn import netfile, nets, surgery
 from training.dataset import load_split
 from training import sampler
 from training.sampler import HeadsExamples, PolicyExamples, ValueExamples, sample_examples
@@ -76,14 +76,14 @@ def load_policy(path, args):
     """A BN policy net from a policy training checkpoint or a network file.
 
     A shipped (folded) file gets its BN back with statistics measured on
-    training positions (nets.unfold_batch_norm). Copied into the value net
+    training positions (surgery.unfold_batch_norm). Copied into the value net
     without that, BN would start at gamma 1, beta 0, and in training mode
     (batch statistics) the trunk would compute something else than the policy.
     """
     try:
         policy = netfile.load_network(path, kind="policy")
         if not policy.batch_norm:
-            policy = nets.unfold_batch_norm(policy, policy_planes_for_statistics(args))
+            policy = surgery.unfold_batch_norm(policy, policy_planes_for_statistics(args))
         return policy
     except netfile.NetworkLoadError:
         state = torch.load(path, map_location="cpu", weights_only=True)
@@ -115,7 +115,7 @@ class ValueTask(Task):
         model = nets.ValueNet(nets.VALUE_PLANES, args.filters, args.layers, 19, batch_norm=True,
                               move_head=self.move_weight > 0)
         if args.init_from_policy:
-            nets.init_value_from_policy(model, load_policy(args.init_from_policy, args))
+            surgery.init_value_from_policy(model, load_policy(args.init_from_policy, args))
         return model
 
     def target_width(self):
@@ -196,7 +196,7 @@ class HeadsTask(Task):
             return self.from_value_network(args)
         model = nets.HeadsNet(nets.VALUE_PLANES, args.filters, args.layers, 19, batch_norm=True)
         if args.init_from_policy:
-            nets.init_value_from_policy(model, load_policy(args.init_from_policy, args))
+            surgery.init_value_from_policy(model, load_policy(args.init_from_policy, args))
         return model
 
     @staticmethod
@@ -210,11 +210,11 @@ class HeadsTask(Task):
         plain = nets.HeadsNet(value.planes, value.filters, value.layers, value.board_size,
                               hidden=value.hidden)
         try:
-            nets.init_heads_from_value(plain, value)
+            surgery.init_heads_from_value(plain, value)
         except ValueError as exc:
             raise SystemExit(f"{args.init_from_value}: {exc}") from None
         planes = policy_planes_for_statistics(args, examples=ValueExamples())
-        return nets.unfold_batch_norm(plain, planes)
+        return surgery.unfold_batch_norm(plain, planes)
 
     def forward(self, model, x):
         """The network's four outputs, and with a teacher the teacher's policy and value after them."""

@@ -23,7 +23,7 @@ import time
 import numpy as np
 import torch
 
-from goengine.nn import features, inference, netfile, nets
+from goengine.nn import features, inference, netfile, nets, surgery
 from goengine.programs import loading
 from training import distributed, value_shards
 from training.dataset import DATA_DIR, REPO_DIR, SPLIT_HELP, load_split
@@ -310,7 +310,7 @@ class Trainer:
                                nesterov=True, weight_decay=a.weight_decay)
 
     def start_from_weights(self, store, positions=1024):
-        """Replace the fresh model by the --init-weights network, BN put back (nets.unfold_batch_norm)."""
+        """Replace the fresh model by the --init-weights network, BN put back (surgery.unfold_batch_norm)."""
         a = self.args
         try:
             plain = netfile.load_network(a.init_weights, kind=self.task.kind)
@@ -323,7 +323,7 @@ class Trainer:
                              f"run's {ours} (set --filters/--layers to match)")
         stream = BatchStream(store, self.task.examples, **self.stream_kwargs())
         planes, _ = stream.chunk(10**6 + 1, 0)  # an epoch training never reaches
-        self.model = to_channels_last(nets.unfold_batch_norm(plain, planes[:positions]),
+        self.model = to_channels_last(surgery.unfold_batch_norm(plain, planes[:positions]),
                                       self.device)
         self.optimizer = self.make_optimizer()
         self.positions_seen = int(plain.extra.get("positions_seen", 0))
@@ -575,7 +575,7 @@ class Trainer:
         extra = {"positions_seen": self.positions_seen, "trained_hours": self.wallclock_before / 3600,
                  "val_positions": len(val[1]), "run_dir": os.path.abspath(self.run_dir)}
         extra.update({f"val_{k}": round(v, 4) for k, v in scores.items()})
-        shipped = nets.fold_batch_norm(nets.without_move_head(self.model))
+        shipped = surgery.fold_batch_norm(nets.without_move_head(self.model))
         netfile.save_network(path, shipped, extra=extra, half=True)
         self.log(f"exported {path}: " + ", ".join(f"{k}={v}" for k, v in extra.items()))
 

@@ -19,7 +19,8 @@ import torch
 from goengine import WHITE
 from goengine.nn import features
 from goengine.nn.devices import available_cores
-from goengine.nn.nets import fold_batch_norm, score_lead, value_at_komi
+from goengine.nn.nets import score_lead, value_at_komi
+from goengine.nn.surgery import fold_batch_norm
 
 
 @functools.cache

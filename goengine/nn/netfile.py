@@ -14,7 +14,8 @@ import re
 import numpy as np
 import torch
 
-from goengine.nn.nets import NETWORK_CLASSES, fold_batch_norm
+from goengine.nn.nets import NETWORK_CLASSES
+from goengine.nn.surgery import fold_batch_norm
 
 FORMAT = 'goengine-network'
 FORMAT_VERSION = 1

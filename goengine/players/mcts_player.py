@@ -73,10 +73,11 @@ class MCTSPlayer(Player):
         if not self.verbose:
             return
         s = self.search
-        rate = s.winrate()
+        root = s.root()
+        rate = root.winrate()
         self.log(f'goengine: {simulations} simulations in {elapsed:.2f}s, '
                  f'{s.last_evals} network evaluations, '
-                 f'{s.root_visits()} root visits{" (tree reused)" if reused else ""}, '
+                 f'{int(root.c["n_r"].sum())} root visits{" (tree reused)" if reused else ""}, '
                  f'win rate {rate if rate is None else round(rate, 3)}, '
                  f'{s.tree.node_count} nodes')
         if s.remote is not None:
@@ -111,7 +112,7 @@ class MCTSPlayer(Player):
     def value(self, game, color):
         """The search's win rate if the tree stands on this position, else the value net's."""
         if self.search.stands_on(game, color):
-            rate = self.search.winrate()
+            rate = self.search.root().winrate()
             if rate is not None:
                 return rate
         return self.answers.value(game, color)

@@ -1292,19 +1292,12 @@ cdef class Tree:
         """Overwrite a node's statistics (hand-made positions in tests); w_vt, the values
         at the true komi, follows w_v unless given."""
         cdef Node* c = &self.nodes[node]
-        if prior is not None:
-            c.prior = prior
-        if n_v is not None:
-            c.n_v = n_v
-        if w_v is not None:
-            c.w_v = w_v
-            c.w_vt = w_v
-        if w_vt is not None:
-            c.w_vt = w_vt
-        if n_r is not None:
-            c.n_r = n_r
-        if w_r is not None:
-            c.w_r = w_r
+        c.prior = c.prior if prior is None else prior
+        c.n_v = c.n_v if n_v is None else n_v
+        c.w_vt = w_vt if w_vt is not None else c.w_vt if w_v is None else w_v
+        c.w_v = c.w_v if w_v is None else w_v
+        c.n_r = c.n_r if n_r is None else n_r
+        c.w_r = c.w_r if w_r is None else w_r
 
     def set_scores(self, int node, int n_s, double w_s, w_ns=None):
         """Overwrite a node's finished rollouts and their summed scores, and the network

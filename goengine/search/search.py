@@ -32,9 +32,9 @@ import time
 
 from goengine import PASS, WHITE
 from goengine.search._tree import Tree
-from goengine.game.moves import MoveInfo, SearchResult
 from goengine.search.config import SearchConfig
 from goengine.search.limits import SearchLimits
+from goengine.search.root import Root
 
 UNLIMITED = SearchLimits()
 
@@ -222,7 +222,7 @@ class Search:
                                                          and self._remote_busy(max_sims, before)):
                 now = time.monotonic()
                 stop_at = deadline if now < deadline else last_deadline   # past it: unsure
-                if now >= last_deadline or (now >= deadline and not self.unsure()):
+                if now >= last_deadline or (now >= deadline and not self.root().unsure()):
                     break
                 if now >= next_report:
                     report(self.result())
@@ -232,7 +232,7 @@ class Search:
                         control.update()
                     if stop_when_decided and self.decided(
                             self.tree.sims_done - before, now - start, stop_at - now,
-                            max_sims) and not self.unsure():
+                            max_sims) and not self.root().unsure():
                         break
                     next_adapt = now + self.config.adapt_period
                 wait = min(stop_at, next_report, now + 0.02) - now
@@ -316,105 +316,19 @@ class Search:
 
     # -- results ------------------------------------------------------------
 
-    def ranked_moves(self):
-        """The allowed root moves, most visited first (ties: higher Q, then prior)."""
-        c = self.tree.children()
-        keyed = [((c['n_r'][i], c['q'][i], c['prior'][i]), int(c['move'][i]))
-                 for i in range(len(c['move'])) if not c['forbidden'][i]]
-        return [move for _, move in sorted(keyed, key=lambda item: item[0], reverse=True)]
+    def root(self):
+        """The root as it stands (goengine.search.root.Root): one snapshot of its
+        children, which result() and the stop rule read."""
+        bonus = self.tree.komi - self.tree.true_komi
+        barred = self.tree.barred_at_root(self.root_color) if self.root_color else ()
+        return Root(self.tree.children(), self.config,
+                    score_offset=bonus if self.root_color == WHITE else -bonus,
+                    barred=barred, principal_variation=self.principal_variation)
 
     def result(self, count=10):
         """The search's SearchResult: the allowed root moves by visits, the win rates, the
         root's score and visits, and the `count` most visited moves' MoveInfo."""
-        visits = self.root_visits()
-        q = self.best_q()
-        trusted = q is not None and visits >= self.config.resign_min_visits
-        return SearchResult(self.ranked_moves(), winrate=self.winrate(),
-                            resign_winrate=(1.0 + q) / 2.0 if trusted else None,
-                            root_winrate=self.root_winrate(), score=self.root_score(),
-                            visits=visits, candidates=self.infos(count))
-
-    def root_visits(self):
-        return int(self.tree.children()['n_r'].sum())
-
-    def best_q(self):
-        """max_a Q(s,a) over root moves with a fair share of the visits
-        (config.resign_visit_share of the most visited one's), for the resign
-        rule; None before any visit. At the true komi, as every reported win rate."""
-        c = self.tree.children()
-        visited = (c['n_r'] > 0) & ~c['forbidden']
-        if not visited.any():
-            return None
-        enough = visited & (c['n_r'] >= self.config.resign_visit_share * c['n_r'][visited].max())
-        return float(c['q_true'][enough].max())
-
-    def winrate(self):
-        """Win rate for the player to move at the root, from the most visited move
-        (at the true komi, whatever komi the rollouts count with)."""
-        c = self.tree.children()
-        if len(c['n_r']) == 0 or c['n_r'].max() <= 0:
-            return None
-        i = int(c['n_r'].argmax())
-        return (1.0 + float(c['q_true'][i])) / 2.0
-
-    def unsure(self):
-        """True when the most visited root move is not the one with the best Q among
-        the moves with config.unsure_visit_share of its visits: more time could
-        change the move."""
-        c = self.tree.children()
-        allowed = ~c['forbidden'] & (c['n_r'] > 0)
-        if allowed.sum() < 2:
-            return False
-        visits = c['n_r'] * allowed
-        leader = int(visits.argmax())
-        rivals = allowed & (c['n_r'] >= self.config.unsure_visit_share * c['n_r'][leader])
-        return bool((c['q'][rivals] > c['q'][leader]).any())
-
-    def root_winrate(self):
-        """Win rate for the player to move over all the root's simulations (the
-        visit-weighted mean of its moves' Q): steadier than winrate() when the
-        search is short, as in a game review; None before any visit."""
-        return _visit_weighted_winrate(self.tree.children())
-
-    def root_score(self):
-        """By how many points the player to move ends ahead, over all the root's
-        simulations (the visit-weighted mean of its moves' rollout scores); None
-        before any visit."""
-        score = _visit_weighted_score(self.tree.children())
-        return None if score is None else score - self._score_offset()
-
-    def _score_offset(self):
-        """What dynamic komi adds to the root player's rollout scores (points)."""
-        bonus = self.tree.komi - self.tree.true_komi
-        return bonus if self.root_color == WHITE else -bonus
-
-    def infos(self, count=10):
-        """The most visited root moves as MoveInfo (win rates for the player to move).
-
-        lcb is a rough 95% lower bound, treating each visit as a coin flip.
-        score_lead is the mean final score the score utility weighs (the rollouts',
-        mixed with the score head's where it weighs the head). A move with
-        fewer than config.report_min_visits visits shows the root's win rate
-        and score (its own are noise).
-        """
-        c = self.tree.children()
-        barred = set(self.tree.barred_at_root(self.root_color)) if self.root_color else set()
-        order = sorted((i for i in range(len(c['move'])) if c['n_r'][i] > 0 and not c['forbidden'][i]
-                        and int(c['move'][i]) not in barred),
-                       key=lambda i: -c['n_r'][i])[:count]
-        root, root_score = _visit_weighted_winrate(c), self.root_score()
-        infos = []
-        for i in order:
-            n = int(c['n_r'][i])
-            winrate = min(1.0, max(0.0, (1.0 + float(c['q_true'][i])) / 2.0))
-            score = float(c['score'][i]) - self._score_offset()
-            if n < self.config.report_min_visits and root is not None:
-                winrate, score = root, root_score
-            lcb = max(0.0, winrate - 1.96 * 0.5 / math.sqrt(n))
-            pv = [int(c['move'][i])] + self.principal_variation(int(c['node'][i]))
-            infos.append(MoveInfo(int(c['move'][i]), n, winrate, float(c['prior'][i]), lcb, pv,
-                                  score_lead=score))
-        return infos
+        return self.root().result(count)
 
     def principal_variation(self, node, length=10):
         """Most visited moves below `node`."""
@@ -437,19 +351,3 @@ class Search:
                     s[key] += value
         return s
 
-
-def _visit_weighted_winrate(children):
-    """(1 + the visit-weighted mean of the children's Q at the true komi) / 2, or None
-    without visits."""
-    visits = children['n_r'].astype(float)
-    if visits.sum() <= 0:
-        return None
-    return (1.0 + float((visits * children['q_true']).sum() / visits.sum())) / 2.0
-
-
-def _visit_weighted_score(children):
-    """The visit-weighted mean of the children's rollout scores (points), or None."""
-    visits = children['n_r'].astype(float)
-    if visits.sum() <= 0:
-        return None
-    return float((visits * children['score']).sum() / visits.sum())

@@ -31,7 +31,8 @@ import _checkout  # noqa: F401  (this checkout's packages first)
 from goengine.nn import backends
 from goengine.nn.inference import NetworkEvaluator, available_cores, bf16_is_fast
 from goengine.nn.netfile import NetworkLoadError, load_network
-from goengine.nn.nets import PolicyNet, fold_batch_norm
+from goengine.nn.nets import PolicyNet
+from goengine.nn.surgery import fold_batch_norm
 from goengine.nn import on_planes
 
 

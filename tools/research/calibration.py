@@ -106,7 +106,7 @@ def engine_winrates(args, positions):
             search.set_position(state, color, refuse_pass=Decision.refuses_pass(
                 state, color, False, SearchConfig.pass_ban_fraction))
             search.run(SearchLimits(600, playouts=args.playouts))
-            infos = search.infos(1)
+            infos = search.result(1).candidates
             if not infos:
                 continue
             predicted.append(infos[0].winrate)

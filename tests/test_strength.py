@@ -94,11 +94,13 @@ def test_list_names_every_level():
         assert f'{level.rank}:' in result.stderr
 
 
-def test_every_level_has_a_measured_row_in_the_readme():
+def test_every_level_has_a_row_in_the_readme_and_a_measured_one_in_the_results():
     readme = (REPO / 'README.md').read_text()
+    results = (REPO / 'docs' / 'results' / '2026-12.md').read_text()
     for level in strength.LEVELS:
-        row = re.search(rf'^\| `--strength {level.rank}` \|(.*)$', readme, re.M)
-        assert row, f'README has no row for --strength {level.rank}'
+        assert re.search(rf'^\| `--strength {level.rank}` \|', readme, re.M), level.rank
+        row = re.search(rf'^\| `--strength {level.rank}` \|(.*)$', results, re.M)
+        assert row, f'docs/results/2026-12.md has no row for --strength {level.rank}'
         assert re.search(r'\d+ of \d+', row.group(1)) and '%' in row.group(1), row.group(0)
 
 

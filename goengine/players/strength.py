@@ -6,8 +6,8 @@ temperature, or the search stopped after a number of playouts. So a level plays 
 slow CPU and a fast one. Each level's rank is an estimate: GNU Go 3.8 at level 10 is taken
 as 9 kyu (docs/DECISIONS.md, 'strength dial'), and handicap stones count one rank each (the
 KGS and EGF convention), so a level that wins about half its games giving GNU Go three
-stones is about 6 kyu. The README's table gives every level's games and 95 % interval;
-docs/matches/2026-12.tar holds them.
+stones is about 6 kyu. docs/results/2026-12.md ('The strength dial') gives every level's games and 95 %
+interval; docs/matches/2026-12.tar holds them.
 
 A rank between two levels plays the weaker of them, so that within the levels' range the
 dial never plays stronger than asked; below the weakest it plays the weakest.

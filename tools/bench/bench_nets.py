@@ -146,7 +146,8 @@ def outputs(evaluator, planes, batch=32):
 
 def top_moves(evaluator, planes):
     """The most probable move of each position (a plain function's logits for --int8)."""
-    return outputs(evaluator if callable(evaluator) else evaluator.policy, planes).argmax(1)
+    policy = evaluator if callable(evaluator) else lambda x: on_planes.policy(evaluator, x)
+    return outputs(policy, planes).argmax(1)
 
 
 def agreement(model, args):
@@ -165,7 +166,7 @@ def agreement(model, args):
             diff = np.abs(a - b)
             print(f'{name} vs torch fp32: |value difference| mean {diff.mean():.4f} max '
                   f'{diff.max():.4f}, same sign {100 * np.mean(np.sign(a) == np.sign(b)):.2f}%')
-        if getattr(evaluator, 'heads', ()) and len(evaluator.heads) > 1:
+        if not callable(evaluator) and len(evaluator.describe().heads) > 1:
             top_a, top_b = (top_moves(e, planes) for e in (reference, evaluator))
             print(f'{name} vs torch fp32: policy head top-1 agreement '
                   f'{100 * np.mean(top_a == top_b):.2f}%')
@@ -273,7 +274,8 @@ def int8(model, args):
     else:
         print('onnxruntime: not installed, its int8 not measured')
     reference = top_moves(fp32, planes)
-    values = outputs(fp32.value, planes) if 'value' in fp32.heads else None
+    values = (outputs(lambda x: on_planes.value(fp32, x), planes)
+              if fp32.describe().answers('value') else None)
     played = moves_played(args.npz, args.positions) if args.npz else None
     if played is not None:
         print(f'fp32 top-1 against the moves played: {100 * np.mean(reference == played):.2f}%')
@@ -282,7 +284,7 @@ def int8(model, args):
         line = (f'{name} vs fp32: top-1 agreement {100 * np.mean(top == reference):.2f}% '
                 f'over {len(planes)} positions')
         if values is not None and not callable(evaluator):
-            moved = np.abs(outputs(evaluator.value, planes) - values)
+            moved = np.abs(outputs(lambda x: on_planes.value(evaluator, x), planes) - values)
             line += f', |value difference| mean {moved.mean():.4f} max {moved.max():.4f}'
         if played is not None:
             line += f'; top-1 against the moves played {100 * np.mean(top == played):.2f}%'

@@ -77,7 +77,7 @@ class MCTSPlayer(Player):
         rate = root.winrate()
         self.log(f'goengine: {simulations} simulations in {elapsed:.2f}s, '
                  f'{s.last_evals} network evaluations, '
-                 f'{int(root.c["n_r"].sum())} root visits{" (tree reused)" if reused else ""}, '
+                 f'{root.visits()} root visits{" (tree reused)" if reused else ""}, '
                  f'win rate {rate if rate is None else round(rate, 3)}, '
                  f'{s.tree.node_count} nodes')
         if s.remote is not None:

@@ -200,9 +200,8 @@ def load_player(kind, weights=None, value_weights=None, rollout=None,
     """The player of `kind` (KINDS) with the networks in `weights` / `value_weights`.
 
     rollout: a RolloutPolicy (load_rollout()); None loads the default.
-    config: the SearchConfig; its net_threads are every player's network threads (0: the
-    search's network_threads(), every core for the policy player). The search without
-    networks runs on rollouts alone.
+    config: the SearchConfig; its network_threads() are every player's network threads.
+    The search without networks runs on rollouts alone.
     temperature: the policy player's sampling temperature (None: greedy).
     device: where the networks run (a name from inference.pick_device); on an
     accelerator the search batches more positions a call (SearchConfig.for_device).
@@ -221,7 +220,7 @@ def load_player(kind, weights=None, value_weights=None, rollout=None,
     if kind == 'random':
         return SimplePlayer(scorer=scorer)
     config = (config or SearchConfig()).for_device(device)
-    threads = config.network_threads() if kind == 'search' else config.net_threads or None
+    threads = config.network_threads(search=kind == 'search')
     policy_eval = evaluator(weights, 'policy', threads, device, backend=backend)
     value_eval = evaluator(value_weights, 'value', threads, device, backend=backend)
     info = policy_eval.describe() if policy_eval is not None else None

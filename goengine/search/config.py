@@ -114,8 +114,10 @@ class SearchConfig:
             raise ValueError('c_puct, virtual_loss and expand_threshold must be >= 0')
         if self.policy_temperature <= 0:
             raise ValueError('policy_temperature must be > 0')
-        if self.net_threads < 0 or self.sim_threads < 0 or self.batch_size < 1 or self.max_nodes < 1000:
-            raise ValueError('need net_threads >= 0, sim_threads >= 0, batch_size >= 1, max_nodes >= 1000')
+        if (self.net_threads < 0 or self.sim_threads < 0 or self.batch_size < 1
+                or self.max_nodes < 1000):
+            raise ValueError('need net_threads >= 0, sim_threads >= 0, batch_size >= 1, '
+                             'max_nodes >= 1000')
         if not 0.0 <= self.pass_prior < 1.0:
             raise ValueError('pass_prior must be in [0, 1)')
         if self.search_mode not in SEARCH_MODES:
@@ -176,11 +178,12 @@ class SearchConfig:
                        max_pending_policy=max(self.max_pending_policy, ACCELERATOR_BATCH),
                        max_pending_value=max(self.max_pending_value, 2 * ACCELERATOR_BATCH))
 
-    def network_threads(self):
-        """net_threads, or with 0: one for the APV search, every core for the zero search."""
+    def network_threads(self, search=True):
+        """net_threads, or with 0: one for the APV search, every core for the zero search
+        and for a player without a search (`search` False: the policy player)."""
         if self.net_threads > 0:
             return self.net_threads
-        return available_cores() if self.search_mode == 'zero' else 1
+        return 1 if search and self.search_mode == 'apv' else available_cores()
 
     def simulation_threads(self, networks):
         """sim_threads, or with 0 one per core not used by the network thread; one for the

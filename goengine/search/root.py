@@ -24,13 +24,17 @@ class Root:
 
     def result(self, count=10):
         """The SearchResult, with the `count` most visited moves' MoveInfo."""
-        visits = int(self.c['n_r'].sum())
+        visits = self.visits()
         q = self.best_q()
         trusted = q is not None and visits >= self.config.resign_min_visits
         return SearchResult(self.ranked_moves(), winrate=self.winrate(),
                             resign_winrate=(1.0 + q) / 2.0 if trusted else None,
                             root_winrate=self.visit_weighted_winrate(), score=self.score(),
                             visits=visits, candidates=self.infos(count))
+
+    def visits(self):
+        """The root's simulations: its children's visits."""
+        return int(self.c['n_r'].sum())
 
     def ranked_moves(self):
         """The allowed root moves, most visited first (ties: higher Q, then prior)."""

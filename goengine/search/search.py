@@ -350,4 +350,3 @@ class Search:
                 for key, value in thread.stats.items():
                     s[key] += value
         return s
-

@@ -29,30 +29,15 @@ def game_positions(every=12):
     return features.value_planes_batch(game_boards(every))
 
 
-def test_auto_is_torch_on_accelerators_and_on_cpus_with_native_bf16(monkeypatch):
-    monkeypatch.setattr(backends, 'onnxruntime_installed', lambda: True)
-    for device in ('cuda', 'cuda:1', 'mps'):
-        assert backends.pick_backend('auto', device) == 'torch'
-    assert backends.pick_backend('auto', 'cpu', use_bf16=True) == 'torch'
-    assert backends.pick_backend('auto', 'cpu', use_bf16=False) == 'onnxruntime'
-    monkeypatch.setattr(backends, 'bf16_is_fast', lambda: False)
-    assert backends.pick_backend('auto', 'cpu') == 'onnxruntime'
-    monkeypatch.setattr(backends, 'bf16_is_fast', lambda: True)
-    assert backends.pick_backend('auto', 'cpu') == 'torch'
-    assert backends.pick_backend('torch', 'cpu', use_bf16=False) == 'torch'
-
-
-def test_a_backend_that_cannot_run_is_one_clear_error_and_auto_falls_back(monkeypatch):
-    with pytest.raises(backends.BackendError, match='CPU'):
-        backends.pick_backend('onnxruntime', 'cuda')
-    with pytest.raises(backends.BackendError, match='expected'):
-        backends.pick_backend('tensorrt', 'cpu')
-    monkeypatch.setattr(backends, 'onnxruntime_installed', lambda: False)
-    with pytest.raises(backends.BackendError, match='not installed'):
-        backends.pick_backend('onnxruntime', 'cpu')
-    notices = []
-    assert backends.pick_backend('auto', 'cpu', use_bf16=False, log=notices.append) == 'torch'
-    assert len(notices) == 1 and 'onnxruntime is not installed' in notices[0]
+def test_fp32_on_a_cpu_without_native_bf16_is_onnx_runtime_and_torch_without_it(monkeypatch):
+    monkeypatch.setattr(backends, 'cpu_kind', lambda: 'no-bf16')
+    monkeypatch.setattr(backends, 'installed', lambda backend: True)
+    assert str(backends.pick_runtime('auto', 'auto', 'cpu')) == 'onnxruntime fp32'
+    assert str(backends.pick_runtime('fp32', 'torch', 'cpu')) == 'torch fp32'
+    monkeypatch.setattr(backends, 'installed', lambda backend: backend == 'torch')
+    assert str(backends.pick_runtime('auto', 'auto', 'cpu')) == 'torch fp32'
+    with pytest.raises(backends.BackendError, match='onnxruntime and onnx packages are not'):
+        backends.pick_runtime('auto', 'onnxruntime', 'cpu')
 
 
 @needs_onnxruntime
@@ -62,7 +47,7 @@ def test_onnxruntime_gives_torchs_moves_values_ownership_and_score():
     model = netfile.load_network(str(REPO / 'weights/heads-k96.pt'))
     planes = game_positions()
     reference = NetworkEvaluator(model, use_bf16=False, threads=1)
-    onnx = backends.make_evaluator(model, 'onnxruntime', threads=1)
+    onnx = backends.make_evaluator(model, backends.Runtime('onnxruntime', 'fp32'), threads=1)
     assert onnx.backend == 'onnxruntime' and onnx.heads == reference.heads
     assert len(planes) >= 8
     same = on_planes.policy(onnx, planes).argmax(1) == on_planes.policy(reference, planes).argmax(1)
@@ -93,9 +78,10 @@ def test_onnxruntime_gives_torchs_moves_values_ownership_and_score():
 def test_the_engine_plays_on_onnxruntime():
     from tests.test_gtp import responses, run_main
     result = run_main(['--network', 'small', '--device', 'cpu', '--backend', 'onnxruntime',
-                       '--playouts', '20'], 'boardsize 19\nclear_board\ngenmove b\n', timeout=120)
+                       '--precision', 'fp32', '--playouts', '20'],
+                      'boardsize 19\nclear_board\ngenmove b\n', timeout=120)
     assert result.returncode == 0, result.stderr
-    assert 'goengine: networks on cpu (onnxruntime)' in result.stderr.splitlines()
+    assert 'goengine: weights/heads-k96.pt: onnxruntime fp32 on cpu' in result.stderr.splitlines()
     assert responses(result.stdout)[2].startswith('= ')
 
 
@@ -110,16 +96,14 @@ def test_the_engine_refuses_onnxruntime_on_an_accelerator_in_one_line():
 
 
 @needs_onnxruntime
-def test_the_int8_bench_keeps_the_first_convolution_and_every_head_in_fp32(tmp_path):
-    """bench_nets --int8's 'ends fp32' candidate: the layers left out of quantization are
-    the trunk's first convolution and the four heads' layers, none of the other trunk's."""
+def test_int8_with_its_ends_in_fp32_keeps_the_first_convolution_and_every_head():
+    """The 'ends fp32' form (make_int8 --keep-ends): the layers left out of quantization
+    are the trunk's first convolution and the four heads' layers, none of the other trunk's."""
+    import onnx
+    from goengine.nn import int8
     from goengine.nn.nets import HeadsNet
-    from tests.programs import tool
-    bench_nets = tool('bench_nets')
     model = HeadsNet(filters=8, layers=4, board_size=9).eval()
-    path = tmp_path / 'small.onnx'
-    path.write_bytes(backends.export_onnx(model))
-    kept = bench_nets.layers_at_the_ends(str(path))
+    kept = int8.layers_at_the_ends(onnx.load_from_string(backends.export_onnx(model)))
     trunk = [name for name in kept if name.startswith('/trunk/')]
     assert trunk == ['/trunk/trunk.0/conv/Conv']
     heads = {name.split('/')[1] for name in kept if not name.startswith('/trunk/')}

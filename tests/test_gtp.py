@@ -1506,7 +1506,8 @@ def test_main_says_where_the_networks_run(tmp_path):
     netfile.save_network(path, nets.PolicyNet(filters=4, layers=2, board_size=9))
     result = first_move_on_9x9(['--weights', str(path), '--device', 'cpu', '--threads', '1',
                                 '--playouts', '30'])
-    assert re.search(r'^goengine: networks on cpu \((torch|onnxruntime)\)$', result.stderr, re.M)
+    assert re.search(rf'^goengine: {re.escape(str(path))}: (torch|onnxruntime|openvino) '
+                     r'(fp32|bf16) on cpu$', result.stderr, re.M)
 
 
 def test_the_goengine_console_script_is_gtp_main():

@@ -3,8 +3,9 @@ loading and the one position drawn from each game, so both tools take the same
 flags and fail the same way."""
 
 import argparse
+import sys
 
-from goengine.nn import inference, netfile
+from goengine.nn import netfile
 from goengine.programs import loading
 from training.dataset import SPLIT_HELP, split_files
 from training.sampler import game_examples
@@ -23,8 +24,8 @@ def parse_args(doc, kind, default_limit, argv=None, add_arguments=None):
                         help="number of games (0: all)")
     parser.add_argument("--threads", type=int, default=2)
     loading.add_device_flag(parser)
-    parser.add_argument("--fp32", action="store_true",
-                        help="no bf16 autocast (default: bf16 only where the CPU computes it natively)")
+    loading.add_backend_flag(parser)   # --precision and --backend, as the engine's
+    parser.add_argument("--fp32", action="store_true", help="the same as --precision fp32")
     if add_arguments:
         add_arguments(parser)
     args = parser.parse_args(argv)
@@ -34,14 +35,24 @@ def parse_args(doc, kind, default_limit, argv=None, add_arguments=None):
 
 def load_evaluator(args, kind):
     """(model, NetworkEvaluator) for --weights: a `kind` network, or a four-headed one
-    (nets.HeadsNet) read through its `kind` head; a bad file exits with its one-line error."""
+    (nets.HeadsNet) read through its `kind` head, run as --precision and --backend say
+    (the engine's runtime, named on stderr); a bad file or runtime exits with its one-line
+    error."""
+    from goengine.nn import backends, int8
+    precision = "fp32" if args.fp32 else getattr(args, "precision", "auto")
     try:
         model = netfile.load_network(args.weights, head=kind)
-    except netfile.NetworkLoadError as exc:
+        runtime = backends.pick_runtime(precision, getattr(args, "backend", "auto"),
+                                        args.device)
+        evaluator = backends.make_evaluator(model, runtime, threads=args.threads,
+                                            device=args.device, weights=args.weights,
+                                            log=lambda line: print(line, file=sys.stderr))
+    except (netfile.NetworkLoadError, backends.BackendError, int8.Int8Error) as exc:
         raise SystemExit(str(exc))
-    use_bf16 = False if args.fp32 else None   # None: half precision where it is fast
-    return model, inference.NetworkEvaluator(model, use_bf16=use_bf16, threads=args.threads,
-                                             device=args.device)
+    described = evaluator.describe()
+    print(f"{args.weights}: {described.backend} {described.precision} on {described.device}",
+          file=sys.stderr)
+    return model, evaluator
 
 
 def sampled_example(maker, game, rng):

@@ -1,70 +1,166 @@
-"""Where a network runs: torch (any device), or ONNX Runtime on the CPU.
+"""How a network runs: the runtime (torch, ONNX Runtime, OpenVINO) and the precision.
 
-A CPU without native bf16 (AVX2-only parts) runs the networks in fp32, and
-there ONNX Runtime's kernels beat torch's; where the CPU computes bf16 natively
-torch's bf16 is the faster one, so `auto` keeps torch there and on every
-accelerator (docs/DECISIONS.md, 'backend'). ONNX Runtime is optional: without it `auto` is torch, and asking
-for it by name is one clear error.
+A Runtime is the pair, picked once from --precision and --backend (pick_runtime).
+On the CPU `auto` takes the CPU's default precision (DEFAULT_CPU_PRECISIONS, first
+that can run here) and the runtime measured fastest for it (RUNNERS); on an
+accelerator torch in half precision. int8 reads the network's int8 file
+(goengine/nn/int8.py); a network without one runs the next precision, under auto,
+and is one clear error when int8 was asked for by name. ONNX Runtime and OpenVINO
+are optional: a runtime that is not installed is skipped by auto and one clear
+error by name.
 """
 
 import importlib.util
 import io
 import warnings
+from dataclasses import dataclass
 
 import numpy as np
 import torch
 
-from goengine.nn.devices import available_cores, is_cpu
-from goengine.nn.inference import NetworkEvaluator, bf16_is_fast
-
-AUTO, TORCH, ONNXRUNTIME = 'auto', 'torch', 'onnxruntime'
-BACKENDS = (AUTO, TORCH, ONNXRUNTIME)
+from goengine.nn import int8
+from goengine.nn.devices import (AUTO, BACKENDS, BF16, FP32, INT8, ONNXRUNTIME, OPENVINO,
+                                 PRECISIONS, TORCH, available_cores, is_cpu)
+from goengine.nn.inference import AMX, AVX512_BF16, NO_BF16, NetworkEvaluator, cpu_kind
+# The runtimes that compute each precision on the CPU, fastest first as measured
+# (docs/DECISIONS.md, 'backend' and 'int8'): auto takes the first one installed.
+RUNNERS = {FP32: (ONNXRUNTIME, TORCH, OPENVINO), BF16: (TORCH, OPENVINO),
+           INT8: (OPENVINO, ONNXRUNTIME)}
+# The precisions auto tries on the CPU, by its kind (inference.cpu_kind), in order: a
+# network without an int8 file runs the next one (docs/DECISIONS.md, 'int8').
+DEFAULT_CPU_PRECISIONS = {AMX: (BF16, FP32), AVX512_BF16: (BF16, FP32),
+                          NO_BF16: (FP32,)}
+PACKAGES = {ONNXRUNTIME: ('onnxruntime', 'onnx'), OPENVINO: ('openvino', 'onnx'),
+            TORCH: ('torch',)}
 
 
 class BackendError(ValueError):
-    """A backend that was asked for and cannot run here (one line saying why)."""
+    """A runtime that was asked for and cannot run here (one line saying why)."""
+
+
+def installed(backend):
+    """Whether the packages `backend` needs import (onnx: torch's exporter writes with it)."""
+    return all(importlib.util.find_spec(name) is not None for name in PACKAGES[backend])
 
 
 def onnxruntime_installed():
-    """Whether ONNX Runtime and the onnx package (torch's exporter needs it) import."""
-    return all(importlib.util.find_spec(name) is not None for name in ('onnxruntime', 'onnx'))
+    return installed(ONNXRUNTIME)
 
 
-def pick_backend(name, device, use_bf16=None, log=None):
-    """The backend that runs the networks on `device` for the name asked for.
+@dataclass(frozen=True)
+class Runtime:
+    """What runs a network and in what precision, on a CPU of kind `cpu` ('' on an
+    accelerator); `fallback`: what runs a network that has no int8 file (auto only; None:
+    that is an error)."""
+    backend: str
+    precision: str
+    fallback: 'Runtime' = None
+    cpu: str = ''
 
-    auto: ONNX Runtime on a CPU that would run fp32 (no native bf16, or
-    use_bf16=False) where it is installed, else torch with a one-line notice
-    to `log`; torch on a CPU with native bf16 and on every accelerator.
-    Raises BackendError for ONNX Runtime on an accelerator or where it is missing."""
-    name = (name or AUTO).lower()
-    if name not in BACKENDS:
-        raise BackendError(f'backend {name!r}: expected {", ".join(BACKENDS)}')
-    on_cpu = is_cpu(device)
-    if name == AUTO:
-        fp32 = use_bf16 is False or (use_bf16 is None and not bf16_is_fast())
-        if not (on_cpu and fp32):
-            return TORCH
-        if onnxruntime_installed():
-            return ONNXRUNTIME
-        if log:
-            log('goengine: onnxruntime is not installed: the networks run on torch, '
-                'slower on this CPU (make setup installs it)')
-        return TORCH
-    if name == ONNXRUNTIME:
-        if not on_cpu:
-            raise BackendError(f'backend onnxruntime runs on the CPU, not on {device}')
-        if not onnxruntime_installed():
-            raise BackendError('backend onnxruntime: the onnxruntime and onnx packages are '
-                               'not installed (make setup installs them)')
-    return name
+    def __str__(self):
+        return f'{self.backend} {self.precision}'
+
+    @property
+    def kind(self):
+        """(CPU kind, precision): what the search's defaults follow (search.config)."""
+        return self.cpu, self.precision
+
+    def for_weights(self, weights, log=None):
+        """The runtime that runs the network file `weights`: this one, unless it is auto's
+        int8 and the file has no int8 form (or a stale one); then, after one line to
+        `log`, its fallback's."""
+        if self.precision != INT8 or self.fallback is None:
+            return self
+        try:
+            int8.load(weights)
+        except int8.Int8Error as exc:
+            if log:
+                log(f'goengine: {exc}; it runs on {self.fallback}')
+            return self.fallback.for_weights(weights, log)
+        return self
 
 
-def make_evaluator(model, backend=TORCH, threads=None, device='cpu', use_bf16=None):
-    """A NetworkEvaluator of `model` on the backend pick_backend named."""
-    if backend == ONNXRUNTIME:
-        return OnnxRuntimeEvaluator(model, threads=threads)
-    return NetworkEvaluator(model, use_bf16=use_bf16, threads=threads, device=device)
+def pick_runtime(precision=AUTO, backend=AUTO, device='cpu', log=None):
+    """The Runtime for the --precision and --backend asked for on `device`.
+
+    Raises BackendError, with one line saying why, for a pair that cannot run here: a
+    runtime not installed, one that does not compute that precision, ONNX Runtime or
+    OpenVINO (or int8) on an accelerator, an unknown name."""
+    precision, backend = (precision or AUTO).lower(), (backend or AUTO).lower()
+    if precision not in PRECISIONS:
+        raise BackendError(f'precision {precision!r}: expected {", ".join(PRECISIONS)}')
+    if backend not in BACKENDS:
+        raise BackendError(f'backend {backend!r}: expected {", ".join(BACKENDS)}')
+    if not is_cpu(device):
+        if backend not in (AUTO, TORCH):
+            raise BackendError(f'backend {backend} runs on the CPU, not on {device}')
+        if precision == INT8:
+            raise BackendError(f'precision int8 runs on the CPU, not on {device}')
+        return Runtime(TORCH, FP32 if precision == FP32 else BF16)
+    if backend != AUTO and not installed(backend):
+        raise BackendError(f'backend {backend}: the {" and ".join(PACKAGES[backend])} '
+                           f'packages are not installed (make setup installs them)')
+    if precision != AUTO:
+        return Runtime(_runner(precision, backend, log), precision, cpu=cpu_kind())
+    usable = [choice for choice in DEFAULT_CPU_PRECISIONS[cpu_kind()] if _runs(choice, backend)]
+    if not usable:
+        raise BackendError(f'backend {backend} computes none of '
+                           f'{", ".join(DEFAULT_CPU_PRECISIONS[cpu_kind()])} on this CPU')
+    runtime = None
+    for choice in reversed(usable):   # each one the fallback of the one before it
+        runtime = Runtime(_runner(choice, backend, log), choice, runtime, cpu_kind())
+    return runtime
+
+
+def _runs(precision, backend):
+    """Whether `backend` (or, for auto, an installed runtime) computes `precision`."""
+    runners = RUNNERS[precision] if backend == AUTO else (backend,)
+    return any(b in RUNNERS[precision] and installed(b) for b in runners)
+
+
+def _runner(precision, backend, log):
+    """The runtime that computes `precision`: `backend` when one is named, else the
+    fastest installed (RUNNERS), with a line to `log` when it is not the fastest."""
+    if backend != AUTO:
+        if backend not in RUNNERS[precision]:
+            runs = ', '.join(p for p in RUNNERS if backend in RUNNERS[p])
+            raise BackendError(f'backend {backend} does not run {precision} (it runs {runs})')
+        return backend
+    fastest = RUNNERS[precision][0]
+    for runner in RUNNERS[precision]:
+        if installed(runner):
+            if runner != fastest and log:
+                log(f'goengine: {fastest} is not installed: {precision} runs on {runner}, '
+                    f'slower on this CPU (make setup installs it)')
+            return runner
+    raise BackendError(f'precision {precision}: none of {", ".join(RUNNERS[precision])} '
+                       f'is installed (make setup installs them)')
+
+
+def make_evaluator(model, runtime, threads=None, device='cpu', weights=None, log=None):
+    """A NetworkEvaluator of `model` (read from the file `weights`) on `runtime`.
+
+    int8 reads the int8 file made from `weights`; where there is none, or it is stale,
+    the runtime's fallback runs it after one line to `log`, or Int8Error is raised."""
+    if runtime.precision == INT8:
+        try:
+            onnx_bytes = int8.load(weights)
+        except int8.Int8Error as exc:
+            if runtime.fallback is None:
+                raise
+            if log:
+                log(f'goengine: {exc}; it runs on {runtime.fallback}')
+            return make_evaluator(model, runtime.fallback, threads, device, weights, log)
+    else:
+        onnx_bytes = None
+    if runtime.backend == ONNXRUNTIME:
+        return OnnxRuntimeEvaluator(model, threads=threads, onnx_bytes=onnx_bytes,
+                                    precision=runtime.precision)
+    if runtime.backend == OPENVINO:
+        return OpenVinoEvaluator(model, threads=threads, onnx_bytes=onnx_bytes,
+                                 precision=runtime.precision)
+    return NetworkEvaluator(model, use_bf16=runtime.precision == BF16, threads=threads,
+                            device=device)
 
 
 def export_onnx(model):
@@ -84,19 +180,20 @@ def export_onnx(model):
 
 
 class OnnxRuntimeEvaluator(NetworkEvaluator):
-    """NetworkEvaluator's answers computed by ONNX Runtime on the CPU, in fp32.
+    """NetworkEvaluator's answers computed by ONNX Runtime on the CPU.
 
-    The network (batch norm folded) is exported once, at load (or `onnx_bytes`
-    given, e.g. a quantized export of it); the outputs are torch's to within float
-    rounding. `threads`: ONNX Runtime's intra-op threads (None: every core), so the
-    search's one network thread leaves the other cores to the simulations as with
-    torch."""
+    The network (batch norm folded) is exported once, at load, in fp32; or
+    `onnx_bytes` are given, its int8 file (precision int8). In fp32 the outputs are
+    torch's to within float rounding. `threads`: ONNX Runtime's intra-op threads (None:
+    every core), so the search's one network thread leaves the other cores to the
+    simulations as with torch."""
 
     backend = ONNXRUNTIME
 
-    def __init__(self, model, threads=None, onnx_bytes=None):
+    def __init__(self, model, threads=None, onnx_bytes=None, precision=FP32):
         import onnxruntime
         super().__init__(model, use_bf16=False, threads=0, channels_last=False, device='cpu')
+        self.precision = precision
         options = onnxruntime.SessionOptions()
         options.intra_op_num_threads = threads or available_cores()
         options.inter_op_num_threads = 1
@@ -109,3 +206,34 @@ class OnnxRuntimeEvaluator(NetworkEvaluator):
         planes = np.ascontiguousarray(x.numpy(), dtype=np.float32)
         outputs = self.session.run(list(kinds), {'planes': planes})
         return tuple(torch.from_numpy(out) for out in outputs)
+
+
+class OpenVinoEvaluator(NetworkEvaluator):
+    """NetworkEvaluator's answers computed by OpenVINO on the CPU: the fp32 export of the
+    model computed in fp32 or bf16, or its int8 file (`onnx_bytes`; OpenVINO runs the
+    QDQ pairs in int8, the rest in its default precision for this CPU).
+
+    `threads`: OpenVINO's inference threads (None: every core). One request at a time,
+    with the latency hint: the search sends one batch and waits for it."""
+
+    backend = OPENVINO
+    HINTS = {FP32: 'f32', BF16: 'bf16'}   # OpenVINO's INFERENCE_PRECISION_HINT
+
+    def __init__(self, model, threads=None, onnx_bytes=None, precision=FP32):
+        import openvino
+        super().__init__(model, use_bf16=False, threads=0, channels_last=False, device='cpu')
+        self.precision = precision
+        core = openvino.Core()
+        network = core.read_model(onnx_bytes or export_onnx(self.model), b'')
+        settings = {'INFERENCE_NUM_THREADS': threads or available_cores(),
+                    'PERFORMANCE_HINT': 'LATENCY', 'NUM_STREAMS': 1}
+        if precision in self.HINTS:
+            settings['INFERENCE_PRECISION_HINT'] = self.HINTS[precision]
+        self.compiled = core.compile_model(network, 'CPU', settings)
+        self.request = self.compiled.create_infer_request()
+
+    def _forward(self, x, *kinds):
+        planes = np.ascontiguousarray(x.numpy(), dtype=np.float32)
+        results = self.request.infer({'planes': planes})
+        outputs = list(results.values())   # in the export's order: self.heads
+        return tuple(torch.from_numpy(np.array(outputs[self.heads.index(kind)])) for kind in kinds)

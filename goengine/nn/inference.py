@@ -39,6 +39,28 @@ def bf16_is_fast():
         return 'avx512_bf16' in flags or 'amx_bf16' in flags
 
 
+# The CPU kinds whose defaults are measured apart (docs/DECISIONS.md): AMX's int8 and
+# bf16 tiles (Sapphire Rapids and later), AVX-512 BF16 without them (Zen 4 and 5,
+# Cooper Lake), and every CPU that computes bf16 only by emulation.
+AMX, AVX512_BF16, NO_BF16 = 'amx', 'avx512-bf16', 'no-bf16'
+
+
+@functools.cache
+def cpu_kind():
+    """This CPU's kind: AMX, AVX512_BF16 or NO_BF16."""
+    if not bf16_is_fast():
+        return NO_BF16
+    try:
+        amx = torch.cpu._is_amx_tile_supported()
+    except AttributeError:
+        try:
+            with open('/proc/cpuinfo') as f:
+                amx = 'amx_tile' in f.read().split()
+        except OSError:
+            amx = False
+    return AMX if amx else AVX512_BF16
+
+
 class DeviceError(ValueError):
     """A device that was asked for and is not there (one line saying so)."""
 
@@ -85,7 +107,8 @@ class NetworkInfo:
     planes: int          # input planes it reads (48 policy, 49 value planes)
     board_size: int      # the only size it evaluates: its per-point biases fix it
     device: str
-    backend: str
+    backend: str         # what computes it: 'torch', 'onnxruntime' or 'openvino'
+    precision: str = ''  # 'fp32', 'bf16', 'fp16' or 'int8'
 
     def answers(self, head):
         """Whether the network has the head `head` ('policy', 'value', 'ownership', 'score')."""
@@ -146,6 +169,8 @@ class NetworkEvaluator:
             self.use_bf16 = bf16_is_fast() if use_bf16 is None else use_bf16
         else:  # an accelerator computes half precision natively
             self.use_bf16 = True if use_bf16 is None else use_bf16
+        half = 'fp16' if self.half_dtype() is torch.float16 else 'bf16'
+        self.precision = half if self.use_bf16 else 'fp32'
         self.channels_last = channels_last
         if channels_last:
             self.model = self.model.to(memory_format=torch.channels_last)
@@ -156,9 +181,10 @@ class NetworkEvaluator:
             torch.set_num_threads(threads)
 
     def describe(self):
-        """The network's NetworkInfo: its heads, planes, board size, device and backend."""
+        """The network's NetworkInfo: its heads, planes, board size, device, backend and
+        precision."""
         return NetworkInfo(self.kind, self.heads, self.planes, self.board_size,
-                           str(self.device), self.backend)
+                           str(self.device), self.backend, self.precision)
 
     @torch.inference_mode()
     def evaluate(self, boards, komi, symmetries=None, true_komi=None, heads=None, ladders=0):

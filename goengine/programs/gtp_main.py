@@ -169,13 +169,14 @@ def log(message):
     print(message, file=sys.stderr, flush=True)
 
 
-def search_config(args):
+def search_config(args, runtime=None):
     """SearchConfig with the search constants given on the command line over those that
-    come with the shipped network the flags pick; the rest AlphaGo's."""
+    come with the shipped network the flags pick and with how it runs (`runtime`); the
+    rest AlphaGo's."""
     network = loading.network_name(args.weights, args.network, args.device)
     return searchconfig.search_config(
-        network, args.search, mixing=args.mixing, c_puct=args.c_puct,
-        expand_threshold=args.expand_threshold, net_threads=args.threads,
+        network, args.search, runtime and runtime.kind, mixing=args.mixing,
+        c_puct=args.c_puct, expand_threshold=args.expand_threshold, net_threads=args.threads,
         search_mode=args.search_mode,
         stop_when_decided=False if args.spend_full_time else None)
 
@@ -206,7 +207,7 @@ def _main(argv):
         return 2
 
     try:   # a bad --search setting is refused before anything loads
-        config = search_config(args)
+        search_config(args)
     except ValueError as exc:
         log(f'goengine: error: {exc}')
         return 2
@@ -219,9 +220,8 @@ def _main(argv):
     networks = loading.networks_asked(args, log, policy_only=args.policy_only)
     if networks is None:
         return 2
-    weights, value_weights, backend = networks
-    if weights:
-        log(f'goengine: networks on {device} ({backend})')
+    weights, value_weights, runtime = networks
+    config = search_config(args, runtime)
     try:   # read once, now: a bad file fails at start-up, not mid-game
         rollout = loading.load_rollout(
             loading.resolve(args.rollout_weights) if args.rollout_weights else None, log)
@@ -238,7 +238,7 @@ def _main(argv):
         engine_player = loading.load_player(kind, weights, value_weights, rollout,
                                             args.resign_threshold, config, log,
                                             temperature=args.temperature, device=device,
-                                            backend=backend, cluster=workers)
+                                            runtime=runtime, cluster=workers)
     except Exception as exc:   # NetworkLoadError, or torch failing on a strange file
         log(f'goengine: error: cannot load network: {exc}')
         log('goengine: pass --weights FILE, or --weights none for a random test player')

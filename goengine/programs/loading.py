@@ -22,7 +22,7 @@ import os
 import sys
 
 from goengine import INSTALL_DIR
-from goengine.nn.devices import is_cpu
+from goengine.nn.devices import INT8, is_cpu
 
 KINDS = ('search', 'policy', 'random')
 # The SL network with its value, ownership and score heads (k=192): `--weights
@@ -98,32 +98,43 @@ def add_device_flag(parser):
 
 
 def add_backend_flag(parser):
-    """--backend, beside --device: what runs the networks there (backends.pick_backend)."""
-    parser.add_argument('--backend', default='auto', choices=('auto', 'torch', 'onnxruntime'),
-                        help='what runs the networks: torch, onnxruntime (the CPU only), or '
-                             'auto: onnxruntime on a CPU without native bf16 where it is '
-                             'installed, torch elsewhere (default: %(default)s)')
+    """--precision and --backend, beside --device: how the networks run there
+    (backends.pick_runtime)."""
+    from goengine.nn.devices import BACKENDS, PRECISIONS   # names only: no torch
+    parser.add_argument('--precision', default='auto', choices=PRECISIONS,
+                        help='the networks\' arithmetic: fp32, bf16, int8 (the CPU only; '
+                             'the network\'s int8 file, tools/make_int8.py), or auto: by the '
+                             'CPU kind (docs/DECISIONS.md, "int8"); half precision on a GPU '
+                             '(default: %(default)s)')
+    parser.add_argument('--backend', default='auto', choices=BACKENDS,
+                        help='what runs the networks: torch, onnxruntime or openvino (the '
+                             'CPU only), or auto: the fastest installed for the precision '
+                             '(default: %(default)s)')
 
 
 def networks_asked(args, log, policy_only=False):
-    """(policy file, value file, backend) from the flags add_network_flags,
+    """(policy file, value file, Runtime) from the flags add_network_flags,
     add_device_flag and add_backend_flag parsed, with --value-weights, for the search or
-    (`policy_only`) the policy player; None after one line to `log` when the backend
+    (`policy_only`) the policy player; None after one line to `log` when the runtime
     asked for cannot run here."""
     weights, value_weights = network_paths(
         chosen_weights(args.weights, args.network, args.device, policy_only),
         args.value_weights)
     if weights is None:
-        return weights, value_weights, 'torch'
-    backend = pick_backend(args.backend, args.device, log)
-    return None if backend is None else (weights, value_weights, backend)
+        return weights, value_weights, None
+    runtime = pick_runtime(args.precision, args.backend, args.device, log)
+    if runtime is None:
+        return None
+    if policy_only and runtime.precision == INT8 and runtime.fallback is not None:
+        runtime = runtime.fallback   # one evaluation a move: int8's speed buys it nothing
+    return weights, value_weights, runtime.for_weights(resolve(weights), log)
 
 
-def pick_backend(name, device, log):
-    """backends.pick_backend, or None after one line to `log` saying why it cannot run."""
+def pick_runtime(precision, backend, device, log):
+    """backends.pick_runtime, or None after one line to `log` saying why it cannot run."""
     from goengine.nn import backends
     try:
-        return backends.pick_backend(name, device, log=log)
+        return backends.pick_runtime(precision, backend, device, log=log)
     except backends.BackendError as exc:
         log(f'goengine: error: {exc}')
         return None
@@ -196,7 +207,7 @@ def value_source(weights, value_weights, player):
 
 def load_player(kind, weights=None, value_weights=None, rollout=None,
                 resign_threshold=None, config=None, log=None, temperature=None, device='cpu',
-                backend='torch', cluster=None):
+                runtime=None, cluster=None):
     """The player of `kind` (KINDS) with the networks in `weights` / `value_weights`.
 
     rollout: a RolloutPolicy (load_rollout()); None loads the default.
@@ -205,7 +216,8 @@ def load_player(kind, weights=None, value_weights=None, rollout=None,
     temperature: the policy player's sampling temperature (None: greedy).
     device: where the networks run (a name from inference.pick_device); on an
     accelerator the search batches more positions a call (SearchConfig.for_device).
-    backend: what runs them there (backends.pick_backend's choice).
+    runtime: how they run there (backends.pick_runtime's choice; None: torch, in the
+    device's default precision).
     cluster: the distributed search's workers (cluster.Workers), for the search only.
     Raises netfile.NetworkLoadError for a missing or corrupt network file.
     """
@@ -221,8 +233,13 @@ def load_player(kind, weights=None, value_weights=None, rollout=None,
         return SimplePlayer(scorer=scorer)
     config = (config or SearchConfig()).for_device(device)
     threads = config.network_threads(search=kind == 'search')
-    policy_eval = evaluator(weights, 'policy', threads, device, backend=backend)
-    value_eval = evaluator(value_weights, 'value', threads, device, backend=backend)
+    policy_eval = evaluator(weights, 'policy', threads, device, runtime, log)
+    value_eval = evaluator(value_weights, 'value', threads, device, runtime, log)
+    for path, network in ((weights, policy_eval), (value_weights, value_eval)):
+        if network is not None:
+            described = network.describe()
+            log(f'goengine: {path}: {described.backend} {described.precision} '
+                f'on {described.device}')
     info = policy_eval.describe() if policy_eval is not None else None
     if info is not None and len(info.heads) > 1:
         log(f'goengine: {weights}: one network, heads {", ".join(info.heads)}')
@@ -238,15 +255,19 @@ def load_player(kind, weights=None, value_weights=None, rollout=None,
                       resign_threshold=resign_threshold, log=log, scorer=scorer, cluster=cluster)
 
 
-def evaluator(path, kind, threads=None, device='cpu', use_bf16=None, backend='torch'):
-    """A NetworkEvaluator for the network file at `path` on `device` and `backend`
-    (backends.pick_backend's choice), or None without one: a `kind` network, or a
-    four-headed one with a `kind` head.
+def evaluator(path, kind, threads=None, device='cpu', runtime=None, log=None):
+    """A NetworkEvaluator for the network file at `path` on `device` and `runtime`
+    (backends.pick_runtime's choice; None: torch in the device's default precision), or
+    None without one: a `kind` network, or a four-headed one with a `kind` head.
 
-    Raises netfile.NetworkLoadError for a missing or corrupt file, or one without it."""
+    Raises netfile.NetworkLoadError for a missing or corrupt file, or one without it,
+    and int8.Int8Error for int8 asked for by name where the file has no int8 form."""
     if is_none(path):
         return None
     from goengine.nn import backends, netfile  # torch is slow to import; only when needed
-    model = netfile.load_network(resolve(path), head=kind)
-    return backends.make_evaluator(model, backend, threads=threads, device=device,
-                                   use_bf16=use_bf16)
+    path = resolve(path)
+    model = netfile.load_network(path, head=kind)
+    if runtime is None:
+        return backends.NetworkEvaluator(model, threads=threads, device=device)
+    return backends.make_evaluator(model, runtime, threads=threads, device=device,
+                                   weights=path, log=log)

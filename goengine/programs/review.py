@@ -283,19 +283,20 @@ def main(argv=None):
         print(f'goengine-review: --moves starts at {args.moves[0]}, but the game has '
               f'{len(record.moves)} moves', file=sys.stderr)
         return 2
-    from goengine.nn import netfile
+    from goengine.nn import int8, netfile
     from goengine.programs import loading
     networks = loading.networks_asked(args, lambda message: print(message, file=sys.stderr))
     if networks is None:
         return 2
-    weights, value_weights, backend = networks
+    weights, value_weights, runtime = networks
     try:
         config = searchconfig.search_config(
-            loading.network_name(args.weights, args.network, args.device))
+            loading.network_name(args.weights, args.network, args.device), (),
+            runtime and runtime.kind)
         player = loading.load_player('search', weights, value_weights, config=config,
                                      log=lambda message: None, device=args.device,
-                                     backend=backend)
-    except netfile.NetworkLoadError as exc:
+                                     runtime=runtime)
+    except (netfile.NetworkLoadError, int8.Int8Error) as exc:
         print(f'goengine-review: {exc}', file=sys.stderr)
         return 1
     try:

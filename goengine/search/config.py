@@ -199,19 +199,29 @@ class SearchConfig:
 # them (docs/DECISIONS.md, 'n_thr floor').
 NETWORK_SEARCH = {'small': {'expand_threshold': 3}}
 
+# Settings that come with how the network runs, (CPU kind, precision) as backends.Runtime
+# names them, unless the command line sets them: the zero search where int8 gives the
+# network the evaluations it needs (docs/DECISIONS.md, 'search mode').
+RUNTIME_SEARCH = {('amx', 'int8'): {'search_mode': 'zero'}}
+
 # Settings that come with the zero search unless the command line sets them: its Q is the
 # value head's alone and an unvisited child has no rollout to stand on, so PUCT takes the
-# constants of the engines that search this way (docs/DECISIONS.md, 'zero search PUCT').
-MODE_SEARCH = {'zero': {'c_puct': 1.5, 'fpu_from_parent': True, 'fpu_reduction': 0.2}}
+# constants of the engines that search this way (docs/DECISIONS.md, 'zero search PUCT');
+# every leaf it evaluates adds a child a legal move, so its node pool is four times the
+# default (docs/DECISIONS.md, 'zero search node pool').
+MODE_SEARCH = {'zero': {'c_puct': 1.5, 'fpu_from_parent': True, 'fpu_reduction': 0.2,
+                        'max_nodes': 8_000_000}}
 
 
-def search_config(network=None, settings=(), **given):
-    """SearchConfig for the search with the shipped `network` (a name or None): that
-    network's NETWORK_SEARCH settings, then `settings` ('NAME=VALUE' strings, as --search
-    takes them), then the `given` ones that are not None, then the search mode's
-    MODE_SEARCH ones that neither names; the rest the defaults above. Raises ValueError for
-    a bad setting."""
-    config = replace(SearchConfig(), **NETWORK_SEARCH.get(network, {}))
+def search_config(network=None, settings=(), runtime=None, **given):
+    """SearchConfig for the search with the shipped `network` (a name or None) run by
+    `runtime` (a (CPU kind, precision) pair or None): that network's NETWORK_SEARCH
+    settings and the runtime's RUNTIME_SEARCH ones, then `settings` ('NAME=VALUE' strings,
+    as --search takes them), then the `given` ones that are not None, then the search
+    mode's MODE_SEARCH ones that neither names; the rest the defaults above. Raises
+    ValueError for a bad setting."""
+    config = replace(SearchConfig(), **NETWORK_SEARCH.get(network, {}),
+                     **RUNTIME_SEARCH.get(runtime, {}))
     config = config.with_settings(settings)
     given = {name: value for name, value in given.items() if value is not None}
     config = replace(config, **given)

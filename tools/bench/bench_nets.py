@@ -5,22 +5,25 @@
     python tools/bench/bench_nets.py --agreement --weights W.pt --npz planes.npz
     python tools/bench/bench_nets.py --int8 --weights W.pt [--npz planes.npz]
 
-Speed: positions/s for several batch sizes of every backend this machine has
-(torch fp32, torch bf16, ONNX Runtime fp32 where installed) in one run, after a
-warm-up (the first calls build their kernels), and which one --backend auto takes.
+Speed: positions/s for several batch sizes of every runtime this machine has
+(torch fp32 and bf16; ONNX Runtime fp32 and OpenVINO fp32 and bf16 where installed;
+the network's int8 file on each int8 runtime) in one run, after a warm-up (the
+first calls build their kernels), and which one --precision auto takes.
 Agreement: how often each picks torch fp32's top move (for value and four-headed
 networks, how far the values move), on planes from a .npz or on random planes.
-Int8: candidates the engine does not use: a policy network's trunk in int8
-(torch.ao static quantization on fbgemm, per-channel weights) and any network
-with a policy output under ONNX Runtime's static int8 quantization (QDQ,
-per-channel), all of it or with its ends kept in fp32 (the first convolution,
-which reads the binary planes, and the heads); calibrated on 256 of the planes
-(--calibration: ONNX Runtime's method). It reports each against fp32 speed in
-one run, their top-1 agreement with fp32, how far the value moves, and, where
-the .npz holds the moves played ('targets'), each one's top-1 against them.
+Int8: ways to make it: a policy network's trunk in int8 (torch.ao static
+quantization on fbgemm, per-channel weights, which the engine does not use) and
+the engine's int8 form (goengine/nn/int8.py: ONNX Runtime's static quantization,
+QDQ, per-channel), all of it or with its ends kept in fp32 (the first
+convolution, which reads the binary planes, and the heads), on ONNX Runtime and
+OpenVINO; calibrated on 256 of the planes (--calibration: ONNX Runtime's
+method). It reports each against fp32 speed in one run, their top-1 agreement
+with fp32, how far the value moves, and, where the .npz holds the moves played
+('targets'), each one's top-1 against them.
 """
 
 import argparse
+import os
 import sys
 import time
 
@@ -28,8 +31,8 @@ import numpy as np
 import torch
 
 import _checkout  # noqa: F401  (this checkout's packages first)
-from goengine.nn import backends
-from goengine.nn.inference import NetworkEvaluator, available_cores, bf16_is_fast
+from goengine.nn import backends, int8
+from goengine.nn.inference import NetworkEvaluator, available_cores, cpu_kind
 from goengine.nn.netfile import NetworkLoadError, load_network
 from goengine.nn.nets import PolicyNet
 from goengine.nn.surgery import fold_batch_norm
@@ -75,16 +78,24 @@ def positions_per_second(evaluator, planes, seconds):
 
 def configurations(model, args):
     """(name, evaluator) for every way this machine can run the network: torch in fp32
-    and bf16, and ONNX Runtime in fp32 where it is installed."""
+    and bf16, ONNX Runtime in fp32 and OpenVINO in fp32 and bf16 where installed, and
+    the network's int8 file (--weights NAME.pt with NAME.int8.onnx beside it) on each
+    int8 runtime."""
     configs = [(f'torch {precision}', NetworkEvaluator(model, use_bf16=precision == 'bf16',
                                                       threads=args.threads,
                                                       channels_last=args.channels_last))
                for precision in ('fp32', 'bf16')]
-    if backends.onnxruntime_installed():
-        configs.append(('onnxruntime fp32', backends.make_evaluator(model, 'onnxruntime',
-                                                                     threads=args.threads)))
-    else:
-        print('onnxruntime: not installed, not measured')
+    has_int8 = args.weights and os.path.isfile(int8.int8_path(args.weights))
+    for backend in (backends.ONNXRUNTIME, backends.OPENVINO):
+        if not backends.installed(backend):
+            print(f'{backend}: not installed, not measured')
+            continue
+        precisions = [p for p in (backends.FP32, backends.BF16, backends.INT8)
+                      if backend in backends.RUNNERS[p] and (p != backends.INT8 or has_int8)]
+        for precision in precisions:
+            runtime = backends.Runtime(backend, precision)
+            configs.append((str(runtime), backends.make_evaluator(
+                model, runtime, threads=args.threads, weights=args.weights)))
     return configs
 
 
@@ -94,8 +105,8 @@ def bench(model, args):
                                                    args.seconds)
                for name, evaluator in configs for batch in args.batches}
     names = [name for name, _ in configs]
-    print(f'\npositions/s (x torch fp32); auto picks '
-          f'{backends.pick_backend("auto", "cpu")} here (bf16 native: {bf16_is_fast()})')
+    print(f'\npositions/s (x torch fp32); auto picks {backends.pick_runtime()} here '
+          f'(CPU kind {cpu_kind()})')
     print(f'{"batch":>5} | ' + ' | '.join(f'{name:>22}' for name in names))
     print('-' * (8 + 25 * len(names)))
     for batch in args.batches:
@@ -207,44 +218,20 @@ def quantized_policy(model, calibration):
     return tq.convert(net, inplace=True)
 
 
-def layers_at_the_ends(onnx_path):
-    """The exported network's first trunk convolution and every layer of its heads:
-    the layers where int8 rounding is thought to hurt most (binary input planes; the
-    outputs themselves)."""
-    import onnx
-    layers = [node for node in onnx.load(onnx_path).graph.node
-              if node.op_type in ('Conv', 'Gemm', 'MatMul')]
-    trunk = [node.name for node in layers if node.name.startswith('/trunk/')]
-    return trunk[:1] + [node.name for node in layers if not node.name.startswith('/trunk/')]
-
-
-def onnxruntime_int8(model, calibration, threads, keep_ends=False, method='minmax'):
-    """ONNX Runtime's static int8 quantization of the network (QDQ, per-channel int8
-    weights, uint8 activations calibrated on `calibration` by `method`), as an
-    evaluator; keep_ends: the first convolution and the heads stay fp32."""
-    import tempfile
-    from onnxruntime import quantization as q
-    calibrate_method = getattr(q.CalibrationMethod, CALIBRATION_METHODS[method])
-
-    class Planes(q.CalibrationDataReader):
-        def __init__(self):
-            self.batches = iter([{'planes': calibration[i:i + 32].astype(np.float32)}
-                                 for i in range(0, len(calibration), 32)])
-
-        def get_next(self):
-            return next(self.batches, None)
-
-    with tempfile.TemporaryDirectory() as folder:
-        fp32_path, int8_path = f'{folder}/fp32.onnx', f'{folder}/int8.onnx'
-        with open(fp32_path, 'wb') as f:
-            f.write(backends.export_onnx(fold_batch_norm(model)))
-        q.quantize_static(fp32_path, int8_path, Planes(), quant_format=q.QuantFormat.QDQ,
-                          per_channel=True, weight_type=q.QuantType.QInt8,
-                          activation_type=q.QuantType.QUInt8,
-                          calibrate_method=calibrate_method,
-                          nodes_to_exclude=layers_at_the_ends(fp32_path) if keep_ends else [])
-        with open(int8_path, 'rb') as f:
-            return backends.OnnxRuntimeEvaluator(model, threads=threads, onnx_bytes=f.read())
+def int8_candidates(model, calibration, threads, method):
+    """(name, evaluator) of the network quantized here (int8.quantize, calibrated on
+    `calibration` by `method`), whole and with its ends in fp32, on each int8 runtime."""
+    candidates = []
+    for keep_ends in (False, True):
+        onnx_bytes = int8.quantize(model, calibration, '', keep_ends=keep_ends,
+                                   method=CALIBRATION_METHODS[method])
+        for backend in backends.RUNNERS[backends.INT8]:
+            if backends.installed(backend):
+                evaluator = (backends.OpenVinoEvaluator if backend == backends.OPENVINO
+                             else backends.OnnxRuntimeEvaluator)
+                candidates.append((f'{backend} int8' + (', ends fp32' if keep_ends else ''),
+                                   evaluator(model, threads, onnx_bytes, backends.INT8)))
+    return candidates
 
 
 # --calibration: ONNX Runtime's ways to set the activations' ranges (q.CalibrationMethod)
@@ -266,13 +253,10 @@ def int8(model, args):
         def torch_int8(x):
             return net(torch.from_numpy(x).float()).numpy()
         candidates.append(('torch.ao int8', torch_int8))
-    if backends.onnxruntime_installed():
-        for keep_ends in (False, True):
-            name = 'onnxruntime int8' + (', ends fp32' if keep_ends else '')
-            candidates.append((name, onnxruntime_int8(model, calibration, args.threads,
-                                                      keep_ends, args.calibration)))
+    if backends.installed(backends.ONNXRUNTIME):   # it makes the int8 files
+        candidates += int8_candidates(model, calibration, args.threads, args.calibration)
     else:
-        print('onnxruntime: not installed, its int8 not measured')
+        print('onnxruntime: not installed, no int8 measured')
     reference = top_moves(fp32, planes)
     values = (outputs(lambda x: on_planes.value(fp32, x), planes)
               if fp32.describe().answers('value') else None)

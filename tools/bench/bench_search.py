@@ -35,6 +35,7 @@ from goengine.game.state import GameState
 from goengine.players.decision import sensible_mask
 from goengine.search.search import Search
 from goengine.search.limits import SearchLimits
+from goengine.programs import loading
 
 
 def middle_game(size, moves, seed):
@@ -66,18 +67,15 @@ def networks(args, net_threads):
         return None, None
     import torch
     from goengine.nn import backends, nets
-    from goengine.programs import loading
     torch.manual_seed(0)
-    use_bf16 = False if args.fp32 else None
-    backend = backends.pick_backend(args.backend, args.device, use_bf16)
-    # ONNX Runtime sizes its thread pool at load; torch's is set per split (bench)
-    threads = net_threads if backend == backends.ONNXRUNTIME else 0
-    def evaluator(net):
-        return backends.make_evaluator(net, backend, threads=threads, device=args.device,
-                                       use_bf16=use_bf16)
+    runtime = backends.pick_runtime(args.precision, args.backend, args.device)
+    # ONNX Runtime and OpenVINO size their thread pools at load; torch's is set per split
+    threads = 0 if runtime.backend == backends.TORCH else net_threads
+
+    def evaluator(net):   # a random network has no int8 file: its fallback runs it
+        return backends.make_evaluator(net, runtime, threads=threads, device=args.device)
     if args.weights:
-        policy = loading.evaluator(args.weights, 'policy', threads, args.device, use_bf16,
-                                   backend=backend)
+        policy = loading.evaluator(args.weights, 'policy', threads, args.device, runtime)
     elif args.heads:
         policy = evaluator(nets.HeadsNet(filters=args.filters, layers=args.layers,
                                          board_size=args.size))
@@ -87,8 +85,7 @@ def networks(args, net_threads):
     if args.mixing >= 1.0:
         value = None     # the shipped engine without value.pt: priors and rollouts only
     elif args.value_weights:
-        value = loading.evaluator(args.value_weights, 'value', threads, args.device, use_bf16,
-                                  backend=backend)
+        value = loading.evaluator(args.value_weights, 'value', threads, args.device, runtime)
     elif 'value' in policy.heads:
         value = policy   # one network: its value comes with every policy evaluation
     else:
@@ -177,8 +174,6 @@ def main(argv=None):
                    'before it is trained')
     p.add_argument('--value-weights')
     p.add_argument('--no-networks', action='store_true', help='rollouts and tree priors only')
-    p.add_argument('--fp32', action='store_true',
-                   help='no bf16 autocast (default: bf16 only where the CPU computes it natively)')
     p.add_argument('--search-mode', choices=('apv', 'zero'), default='apv',
                    help='apv: rollouts and the value mixed (the default); zero: the network '
                         'at every leaf, no rollouts (splits as 1xN: N network threads)')
@@ -193,9 +188,7 @@ def main(argv=None):
                    'the engine grows it on a GPU)')
     p.add_argument('--device', default='auto',
                    help='where the networks run, as the engine\'s --device: auto, cpu, cuda, mps')
-    p.add_argument('--backend', default='auto', choices=('auto', 'torch', 'onnxruntime'),
-                   help='what runs the networks, as the engine\'s --backend (auto: ONNX '
-                   'Runtime on a CPU without native bf16 where installed, else torch)')
+    loading.add_backend_flag(p)   # --precision and --backend, as the engine's
     args = p.parse_args(argv)
     if not args.no_networks:
         from goengine.nn.inference import DeviceError, pick_device
@@ -217,13 +210,14 @@ def main(argv=None):
     for split in splits:
         try:
             policy, value = networks(args, net_threads=split[1])
-        except ValueError as e:   # a backend that cannot run here, a broken network file
+        except ValueError as e:   # a runtime that cannot run here, a broken network file
             p.error(str(e))
         if policy is not None:
             shape = args.weights or (f'random {"four-headed " if args.heads else ""}'
                                      f'k={args.filters}, {args.layers} layers')
-            print(f'networks: {shape}, {policy.backend} '
-                  f'{"bf16" if policy.use_bf16 else "fp32"} on {args.device}, '
+            described = policy.describe()
+            print(f'networks: {shape}, {described.backend} {described.precision} '
+                  f'on {args.device}, '
                   f'batch {args.batch}')
         results.append((split, bench(split, game, color, policy, value, args)))
     print('\nsummary:')

@@ -1,0 +1,105 @@
+"""The int8 form of a network: an ONNX file beside the fp32 one, and its check.
+
+A shipped network `weights/NAME.pt` has its int8 form in `weights/NAME.int8.onnx`
+(tools/make_int8.py makes it): ONNX Runtime's static quantization in QDQ form,
+int8 weights per output channel and uint8 activations whose ranges were
+calibrated on training positions. The file records the SHA-256 of the fp32 file
+it was made from, so an int8 file left behind by a changed fp32 one is refused
+(Int8Error) instead of played. Both CPU runtimes read the same file: ONNX
+Runtime (MLAS's VNNI and AMX kernels) and OpenVINO.
+"""
+
+import hashlib
+import os
+import tempfile
+
+import numpy as np
+
+SUFFIX = '.int8.onnx'
+SOURCE_KEY = 'goengine.fp32_sha256'      # the fp32 file this one was made from
+CALIBRATION_KEY = 'goengine.calibration'  # what its activation ranges were set on
+
+
+class Int8Error(ValueError):
+    """An int8 file that is missing, unreadable or stale (one line saying which)."""
+
+
+def int8_path(weights):
+    """Where the int8 form of the network file `weights` lies: beside it."""
+    root, _ = os.path.splitext(weights)
+    return root + SUFFIX
+
+
+def file_digest(path):
+    """SHA-256 of a file's bytes, hex."""
+    digest = hashlib.sha256()
+    with open(path, 'rb') as f:
+        for block in iter(lambda: f.read(1 << 20), b''):
+            digest.update(block)
+    return digest.hexdigest()
+
+
+def quantize(model, calibration, source_digest, described='', keep_ends=False,
+             method='MinMax'):
+    """The int8 ONNX bytes of `model` (batch norm folded), its activations' ranges set by
+    ONNX Runtime's calibration `method` (q.CalibrationMethod's name; MinMax ships) on
+    `calibration` (uint8 planes, N x C x s x s);
+    keep_ends: the first convolution and the heads stay fp32. The source digest and
+    `described` are written into the file's metadata."""
+    import onnx
+    from onnxruntime import quantization as q
+    from goengine.nn.backends import export_onnx
+    from goengine.nn.surgery import fold_batch_norm
+
+    class Planes(q.CalibrationDataReader):
+        def __init__(self):
+            self.batches = iter([{'planes': calibration[i:i + 32].astype(np.float32)}
+                                 for i in range(0, len(calibration), 32)])
+
+        def get_next(self):
+            return next(self.batches, None)
+
+    with tempfile.TemporaryDirectory() as folder:
+        fp32_path, int8_file = f'{folder}/fp32.onnx', f'{folder}/int8.onnx'
+        with open(fp32_path, 'wb') as f:
+            f.write(export_onnx(fold_batch_norm(model)))
+        excluded = layers_at_the_ends(onnx.load(fp32_path)) if keep_ends else []
+        q.quantize_static(fp32_path, int8_file, Planes(), quant_format=q.QuantFormat.QDQ,
+                          per_channel=True, weight_type=q.QuantType.QInt8,
+                          activation_type=q.QuantType.QUInt8,
+                          calibrate_method=getattr(q.CalibrationMethod, method),
+                          nodes_to_exclude=excluded)
+        quantized = onnx.load(int8_file)
+    onnx.helper.set_model_props(quantized, {SOURCE_KEY: source_digest,
+                                            CALIBRATION_KEY: described})
+    return quantized.SerializeToString()
+
+
+def layers_at_the_ends(graph_model):
+    """The first trunk convolution and every layer of the heads, by node name: where int8
+    rounding is thought to hurt most (binary input planes; the outputs themselves)."""
+    layers = [node for node in graph_model.graph.node
+              if node.op_type in ('Conv', 'Gemm', 'MatMul')]
+    trunk = [node.name for node in layers if node.name.startswith('/trunk/')]
+    return trunk[:1] + [node.name for node in layers if not node.name.startswith('/trunk/')]
+
+
+def load(weights):
+    """The int8 ONNX bytes made from the fp32 file `weights`. Raises Int8Error when the
+    int8 file is missing, unreadable, or was made from other fp32 weights."""
+    if weights is None:
+        raise Int8Error('a network made in memory has no int8 file')
+    path = int8_path(weights)
+    if not os.path.isfile(path):
+        raise Int8Error(f'{path}: no int8 form of {weights} '
+                        f'(tools/make_int8.py --weights {weights} makes it)')
+    try:
+        import onnx
+        graph_model = onnx.load(path)
+    except Exception as exc:   # onnx raises its own DecodeError types
+        raise Int8Error(f'{path}: not an ONNX file ({type(exc).__name__})') from None
+    made_from = {p.key: p.value for p in graph_model.metadata_props}.get(SOURCE_KEY)
+    if made_from != file_digest(weights):
+        raise Int8Error(f'{path}: stale, made from other weights than {weights} '
+                        f'(tools/make_int8.py --weights {weights} makes it again)')
+    return graph_model.SerializeToString()

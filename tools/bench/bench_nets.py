@@ -238,7 +238,7 @@ def int8_candidates(model, calibration, threads, method):
 CALIBRATION_METHODS = {'minmax': 'MinMax', 'percentile': 'Percentile', 'entropy': 'Entropy'}
 
 
-def int8(model, args):
+def compare_int8(model, args):
     if 'policy' not in getattr(model, 'heads', (model.kind,)):
         sys.exit('--int8 measures networks with a policy (move) output')
     planes = comparison_planes(model, args)
@@ -317,7 +317,7 @@ def main():
     if args.agreement:
         agreement(model, args)
     elif args.int8:
-        int8(model, args)
+        compare_int8(model, args)
     else:
         bench(model, args)
 

@@ -14,7 +14,8 @@ from tests.parsing import parse_only
 
 ROOT = Path(__file__).resolve().parent.parent / "goengine"
 # Lower numbers are lower layers; packages of one number may not import each other.
-LAYERS = {"_board": -1, "game": 0, "rollout": 1, "nn": 1, "search": 2, "players": 3, "gtp": 4, "programs": 5}
+LAYERS = {"_board": -1, "game": 0, "rollout": 1, "nn": 1, "search": 2, "players": 3, "gtp": 4,
+          "analysis": 4, "programs": 5}
 CYTHON_IMPORT = re.compile(r"^\s*(?:from\s+([\w.]+)\s+c?import|c?import\s+([\w.]+))", re.M)
 
 

@@ -8,7 +8,6 @@ import json
 import os
 import re
 import shutil
-import signal
 import subprocess
 import sys
 import time
@@ -17,6 +16,7 @@ from pathlib import Path
 import pytest
 
 import goengine
+from tests.gui.screen import stop, virtual_screen
 
 REPO = Path(__file__).resolve().parent.parent
 LIZZIE_JAR = Path('/usr/share/java/lizzie.jar')
@@ -56,32 +56,32 @@ def test_lizzie_analyses_with_goengine_out_of_the_box(tmp_path):
                           f'-- {engine}',
         'engine-start-location': str(REPO)}}))
     display = f':{70 + os.getpid() % 20}'
-    xvfb = subprocess.Popen(['Xvfb', display, '-screen', '0', '1280x900x24', '-nolisten', 'tcp'],
-                            stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
     env = dict(os.environ, DISPLAY=display)
+    with virtual_screen(display, '1280x900x24'):
+        lizzie = subprocess.Popen(['java', f'-Duser.home={home}', '-jar', str(LIZZIE_JAR)],
+                                  env=env, stdout=subprocess.DEVNULL,
+                                  stderr=subprocess.DEVNULL, start_new_session=True)
+        try:
+            check_lizzie(log, env)
+        finally:
+            stop(lizzie)
+
+
+def check_lizzie(log, env):
+    """Lizzie took goengine, analysed, played the click and analysed again; the screen kept."""
+    assert wait_for(log, r'^>> =\d+ ' + re.escape(goengine.__version__), 60)
+    first = wait_for(log, r'^>> info move [A-T]\d+ visits \d+ winrate', 20)
+    assert first is not None, 'no analysis within 20 s of start-up'
+    assert wait_for(log, r'^<< \d* ?lz-analyze', 1) is not None
+    time.sleep(2.0)
+    subprocess.run(['xdotool', 'mousemove', *map(str, TENGEN), 'click', '1'], env=env,
+                   check=True, timeout=30)
+    played = wait_for(log, r'^<< \d* ?play [Bb] K10$', 20)
+    assert played is not None, 'the click on the board played no move'
+    assert wait_for(log, r'^>> info move ', 20, after=played[0]) is not None
     time.sleep(1.0)
-    lizzie = subprocess.Popen(['java', f'-Duser.home={home}', '-jar', str(LIZZIE_JAR)], env=env,
-                              stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL,
-                              start_new_session=True)
-    try:
-        assert wait_for(log, r'^>> =\d+ ' + re.escape(goengine.__version__), 60)
-        first = wait_for(log, r'^>> info move [A-T]\d+ visits \d+ winrate', 20)
-        assert first is not None, 'no analysis within 20 s of start-up'
-        assert wait_for(log, r'^<< \d* ?lz-analyze', 1) is not None
-        time.sleep(2.0)
-        subprocess.run(['xdotool', 'mousemove', *map(str, TENGEN), 'click', '1'], env=env,
-                       check=True, timeout=30)
-        played = wait_for(log, r'^<< \d* ?play [Bb] K10$', 20)
-        assert played is not None, 'the click on the board played no move'
-        assert wait_for(log, r'^>> info move ', 20, after=played[0]) is not None
-        time.sleep(1.0)
-        artifacts = REPO / 'runs' / 'test-artifacts'
-        artifacts.mkdir(parents=True, exist_ok=True)
-        subprocess.run(['import', '-window', 'root', str(artifacts / 'lizzie.png')], env=env,
-                       check=True, timeout=30)
-        assert (artifacts / 'lizzie.png').stat().st_size > 10_000
-    finally:
-        os.killpg(lizzie.pid, signal.SIGTERM)
-        lizzie.wait(timeout=30)
-        xvfb.terminate()
-        xvfb.wait(timeout=30)
+    artifacts = REPO / 'runs' / 'test-artifacts'
+    artifacts.mkdir(parents=True, exist_ok=True)
+    subprocess.run(['import', '-window', 'root', str(artifacts / 'lizzie.png')], env=env,
+                   check=True, timeout=30)
+    assert (artifacts / 'lizzie.png').stat().st_size > 10_000

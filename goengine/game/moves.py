@@ -15,7 +15,8 @@ class MoveInfo:
     """One candidate move for analysis output (lz-analyze and friends).
 
     winrate and lcb are for the player to move, in [0, 1]; prior is the
-    policy probability; pv starts with `move`; score_lead is by how many
+    policy probability; pv starts with `move`, pv_visits (where a search gave
+    them) are the visits of each of its moves; score_lead is by how many
     points the player to move ends ahead after the move (None: no estimate).
     """
     move: int
@@ -25,6 +26,7 @@ class MoveInfo:
     lcb: float
     pv: list = field(default_factory=list)
     score_lead: float | None = None
+    pv_visits: list = field(default_factory=list)
 
 
 @dataclass(frozen=True)

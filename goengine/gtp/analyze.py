@@ -1,12 +1,11 @@
 """Analysis: Leela Zero's lz-analyze and lz-genmove_analyze, KataGo's kata-analyze, and
 the info lines they stream (as Sabaki and Lizzie read them)."""
 
-from dataclasses import replace
-
 from goengine import BLACK, PASS
 from goengine.game import coords
 from goengine.gtp.family import Family, move_text, parse_color, parse_vertex
 from goengine.gtp.protocol import GtpError, command, parse_int
+from goengine.players.heads import ChildScoreLeads
 
 # KataGo's kata-analyze options that take true|false (ownership is drawn; the rest accepted).
 KATA_FLAGS = ('ownership', 'ownershipstdev', 'movesownership', 'pvvisits', 'pvedgevisits',
@@ -48,7 +47,7 @@ class AnalyzeHandlers(Family):
     def kata_analyze(self, args):
         color, interval, ownership, barred = self.parse(args, ownership=True)
         tail = ' ' + format_ownership(self.ownership(color), color) if ownership else ''
-        leads = HeadScoreLeads(self.engine.player, self.game.copy(), color)
+        leads = ChildScoreLeads(self.engine.player, self.game.copy(), color)
         return self.analyze(color, interval,
                             lambda infos, size: format_kata_info(leads.apply(infos), size), tail,
                             barred)
@@ -118,31 +117,6 @@ class AnalyzeHandlers(Family):
             if line:
                 self.engine.write_partial(line + tail + '\n')
         return report
-
-
-class HeadScoreLeads:
-    """kata-analyze's scoreLead from the player's score head, where it has one: each
-    reported move's position is evaluated once (one batched call for the moves new to a
-    report) and remembered for the rest of the analysis."""
-
-    def __init__(self, player, game, color):
-        self.player, self.game, self.color = player, game, color
-        self.leads = {}
-        self.available = True
-
-    def apply(self, infos):
-        """`infos` with score_lead from the head (unchanged without a score head)."""
-        if not self.available:
-            return infos
-        new = [info.move for info in infos if info.move not in self.leads]
-        if new:
-            leads = self.player.child_score_leads(self.game, self.color, new)
-            if leads is None:
-                self.available = False
-                return infos
-            self.leads.update(zip(new, leads))
-        return [replace(info, score_lead=self.leads[info.move]) if info.move in self.leads
-                else info for info in infos]
 
 
 def format_info(infos, size, number, score=False):

@@ -4,6 +4,7 @@ policy player and the search's player hold one, so GoGui's and kata-analyze's qu
 are answered the same way by either."""
 
 import sys
+from dataclasses import replace
 
 import numpy as np
 
@@ -54,14 +55,24 @@ class NetworkAnswers:
     def network_ownership(self, game, color):
         """Final owner of each point, (size, size) [row, col], +1 Black; None without an
         ownership head."""
+        owners = self._ownerships(game, [game.board_for(color)])
+        return None if owners is None else owners[0]
+
+    def child_ownerships(self, game, color, moves):
+        """network_ownership after each of `moves` by `color`, from one batched call."""
+        if not moves:
+            return None
+        return self._ownerships(game, self._boards_after(game, color, moves))
+
+    def _ownerships(self, game, boards):
         if not self.fits(self.policy_eval, game.size):
             return None
-        board = game.board_for(color)
-        own = self.policy_eval.evaluate([board], game.scoring_komi).ownership
+        own = self.policy_eval.evaluate(boards, game.scoring_komi).ownership
         if own is None:
             return None
-        sign = 1.0 if color == BLACK else -1.0   # the head speaks for the player to move
-        return sign * np.asarray(own[0], dtype=np.float64).reshape(board.size, board.size)
+        return [(1.0 if board.to_move == BLACK else -1.0)   # the head speaks for the mover
+                * np.asarray(o, dtype=np.float64).reshape(board.size, board.size)
+                for board, o in zip(boards, own)]
 
     def score_lead(self, game, color):
         leads = self._leads(game, [game.board_for(color)])
@@ -116,3 +127,35 @@ class NetworkAnswers:
         v = np.asarray(self.value_eval.evaluate(boards, game.scoring_komi).value,
                        dtype=np.float64)
         return [float((1 - x) / 2) for x in v]   # the child's value is the opponent's
+
+
+class ChildScoreLeads:
+    """The score lead after each move an analysis reports, from the player's score head
+    where it has one (kata-analyze's and the analysis engine's scoreLead): each move's
+    position is evaluated once, in one batched call for the moves new to a report, and
+    remembered for the rest of the analysis."""
+
+    def __init__(self, player, game, color):
+        self.player, self.game, self.color = player, game, color
+        self.leads = {}
+        self.available = True
+
+    def of(self, moves):
+        """{move: points the mover ends ahead by after it} for `moves` ({} without a
+        score head)."""
+        if not self.available:
+            return {}
+        new = [move for move in moves if move not in self.leads]
+        if new:
+            leads = self.player.child_score_leads(self.game, self.color, new)
+            if leads is None:
+                self.available = False
+                return {}
+            self.leads.update(zip(new, leads))
+        return self.leads
+
+    def apply(self, infos):
+        """`infos` (MoveInfo) with score_lead from the head (unchanged without one)."""
+        leads = self.of([info.move for info in infos])
+        return [replace(info, score_lead=leads[info.move]) if info.move in leads else info
+                for info in infos]

@@ -90,10 +90,15 @@ class MCTSPlayer(Player):
             self.log(f'goengine: network evaluation failed, searching on without it: '
                      f'{type(networks.error).__name__}: {networks.error}')
 
-    def analyze(self, game, color, report, interrupt, interval=1.0, barred=None):
+    def analyze(self, game, color, report, interrupt, interval=1.0, barred=None,
+                limits=None, count=10):
         self._stand_on(game, color, barred=barred)
-        self.search.run(SearchLimits(), interrupt=interrupt, report=report,
+        self.search.run(limits or SearchLimits(), interrupt=interrupt, report=report,
                         interval=max(0.01, interval))
+        return self.search.result(count)
+
+    def clear_tree(self):
+        self.search.forget()
 
     def ponder(self, game, interrupt):
         """Grow the tree for the position after our move until the next command."""

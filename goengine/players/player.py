@@ -99,21 +99,33 @@ class Player:
         """The sensible moves from most to least probable (ties: the lower point first)."""
         return [int(m) for m in np.argsort(-np.asarray(probs), kind='stable') if mask[m]]
 
-    def analyze(self, game, color, report, interrupt, interval=1.0, barred=None):
-        """Report a SearchResult every `interval` seconds until `interrupt` fires.
+    def analyze(self, game, color, report, interrupt, interval=1.0, barred=None,
+                limits=None, count=10):
+        """Report a SearchResult every `interval` seconds until `interrupt` fires, or with
+        `limits` (a SearchLimits) until they are reached too; the last SearchResult, with
+        the `count` best moves, is returned (the analysis engine's answer).
 
         barred: {(colour, move): plies} the analysis may not play (lz-analyze's avoid and
-        allow; here only the first ply matters). Without a search the candidates never
-        change, so they are computed once and repeated (GUIs expect a steady stream).
+        allow; here only the first ply matters). report: None, or called with each
+        SearchResult. Without a search the candidates never change, so they are computed
+        once and repeated (GUIs expect a steady stream); with limits they are the answer.
         """
         mask = sensible_mask(game.board_for(color), color)
         for (who, move), plies in (barred or {}).items():
             if who == color and move >= 0 and plies >= 1:
                 mask[move] = False
-        result = SearchResult([], candidates=self.candidates(game, color, mask=mask))
-        report(result)
-        while not interrupt.wait(max(0.01, interval)):
+        result = SearchResult([], winrate=self.value(game, color),
+                              candidates=self.candidates(game, color, count, mask=mask))
+        if report is not None:
             report(result)
+        while limits is None and not interrupt.wait(max(0.01, interval)):
+            if report is not None:
+                report(result)
+        return result
+
+    def clear_tree(self):
+        """Forget what was searched (the analysis engine's clear_cache); nothing without
+        a search."""
 
     def ponder(self, game, interrupt):
         """Think on the opponent's time until `interrupt` fires. Nothing to do without a search."""
@@ -139,6 +151,11 @@ class Player:
     def network_ownership(self, game, color):
         """ownership() as a four-headed network's ownership head sees it; None without one."""
         return self.answers.network_ownership(game, color) if self.answers else None
+
+    def child_ownerships(self, game, color, moves):
+        """network_ownership after each of `moves` by `color`; None without an ownership
+        head (the analysis engine's includeMovesOwnership)."""
+        return self.answers.child_ownerships(game, color, moves) if self.answers else None
 
     def score_lead(self, game, color):
         """Points `color` (to move) ends ahead by, komi included, by a four-headed network

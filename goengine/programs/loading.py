@@ -130,6 +130,22 @@ def networks_asked(args, log, policy_only=False):
     return weights, value_weights, runtime.for_weights(resolve(weights), log)
 
 
+def load_search(args, log, player_log=None):
+    """(weights, player): the search with the networks, runtime and search settings the
+    flags ask for (as goengine-review and goengine-analysis run it; on rollouts alone with
+    no network); None after one line to `log` when the runtime asked for cannot run here.
+    Raises netfile.NetworkLoadError or int8.Int8Error for a bad network file."""
+    networks = networks_asked(args, log)
+    if networks is None:
+        return None
+    weights, value_weights, runtime = networks
+    from goengine.search.config import search_config
+    config = search_config(network_name(args.weights, args.network, args.device), (),
+                           runtime and runtime.kind)
+    return weights, load_player('search', weights, value_weights, config=config,
+                                log=player_log or log, device=args.device, runtime=runtime)
+
+
 def pick_runtime(precision, backend, device, log):
     """backends.pick_runtime, or None after one line to `log` saying why it cannot run."""
     from goengine.nn import backends

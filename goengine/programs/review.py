@@ -25,7 +25,6 @@ from goengine import BLACK, PASS, WHITE
 from goengine.game import coords
 from goengine.game.state import GameError, from_record
 from goengine.programs.loading import add_backend_flag, add_device_flag, add_network_flags
-from goengine.search import config as searchconfig
 from goengine.search.limits import SearchLimits
 
 SWINGS_LABELLED = 3
@@ -285,20 +284,15 @@ def main(argv=None):
         return 2
     from goengine.nn import int8, netfile
     from goengine.programs import loading
-    networks = loading.networks_asked(args, lambda message: print(message, file=sys.stderr))
-    if networks is None:
-        return 2
-    weights, value_weights, runtime = networks
     try:
-        config = searchconfig.search_config(
-            loading.network_name(args.weights, args.network, args.device), (),
-            runtime and runtime.kind)
-        player = loading.load_player('search', weights, value_weights, config=config,
-                                     log=lambda message: None, device=args.device,
-                                     runtime=runtime)
+        loaded = loading.load_search(args, lambda message: print(message, file=sys.stderr),
+                                     player_log=lambda message: None)
     except (netfile.NetworkLoadError, int8.Int8Error) as exc:
         print(f'goengine-review: {exc}', file=sys.stderr)
         return 1
+    if loaded is None:
+        return 2
+    _, player = loaded
     try:
         seconds = None if args.visits else args.seconds
         positions = analyse(record, player, seconds, args.visits,

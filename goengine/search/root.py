@@ -12,7 +12,7 @@ class Root:
     """The root's children as the search left them. config: the SearchConfig (its
     resign, unsure and report guards); score_offset: what dynamic komi adds to the root
     player's rollout scores; barred: moves analysis must not show; principal_variation:
-    node -> the most visited moves below it."""
+    node -> the most visited moves below it, each with its visits."""
 
     def __init__(self, children, config, score_offset=0.0, barred=(),
                  principal_variation=lambda node: []):
@@ -110,7 +110,8 @@ class Root:
             if n < self.config.report_min_visits and root is not None:
                 winrate, score = root, root_score
             lcb = max(0.0, winrate - 1.96 * 0.5 / math.sqrt(n))
-            pv = [int(c['move'][i])] + self.principal_variation(int(c['node'][i]))
-            infos.append(MoveInfo(int(c['move'][i]), n, winrate, float(c['prior'][i]), lcb, pv,
-                                  score_lead=score))
+            below = self.principal_variation(int(c['node'][i]))
+            infos.append(MoveInfo(int(c['move'][i]), n, winrate, float(c['prior'][i]), lcb,
+                                  [int(c['move'][i])] + [move for move, _ in below],
+                                  score_lead=score, pv_visits=[n] + [v for _, v in below]))
         return infos

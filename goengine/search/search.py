@@ -132,6 +132,10 @@ class Search:
         return (game.size, game.scoring_komi, game.superko, tuple(game.setup_black),
                 tuple(game.setup_white), game.first_to_move)
 
+    def forget(self):
+        """The next position starts a fresh tree (the analysis engine's clear_cache)."""
+        self.root_key = None
+
     def set_position(self, game, color, dynamic_komi=False, refuse_pass=False, barred=None):
         """Point the root at `game` with `color` to move, reusing the subtree of
         the moves played since the last root when possible. Returns True if the
@@ -331,14 +335,14 @@ class Search:
         return self.root().result(count)
 
     def principal_variation(self, node, length=10):
-        """Most visited moves below `node`."""
+        """The most visited moves below `node`, each with its visits: [(move, visits)]."""
         pv = []
         while len(pv) < length:
             c = self.tree.children(node)
             if len(c['n_r']) == 0 or c['n_r'].max() <= 0:
                 break
             i = int(c['n_r'].argmax())
-            pv.append(int(c['move'][i]))
+            pv.append((int(c['move'][i]), int(c['n_r'][i])))
             node = int(c['node'][i])
         return pv
 

@@ -1,5 +1,6 @@
-"""Runs a GTP engine and copies every line each way to a log file: what a GUI sent
-('<< ') and what the engine answered ('>> '), for tests that drive a real GUI.
+"""Runs a line-protocol engine (GTP, or KataGo's analysis JSON) and copies every line each
+way to a log file: what a GUI sent ('<< ') and what the engine answered ('>> '), for tests
+that drive a real GUI.
 
     python tests/gui/gtp_tee.py LOG -- ENGINE COMMAND ...
 """

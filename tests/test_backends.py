@@ -13,7 +13,7 @@ from goengine.nn import backends, features, netfile, on_planes
 from goengine.nn.inference import NetworkEvaluator
 
 REPO = Path(__file__).resolve().parent.parent
-needs_onnxruntime = pytest.mark.skipif(not backends.onnxruntime_installed(),
+needs_onnxruntime = pytest.mark.skipif(not backends.installed('onnxruntime'),
                                        reason='onnxruntime / onnx not installed (make setup)')
 
 

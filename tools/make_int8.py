@@ -19,7 +19,7 @@ import numpy as np
 import _checkout  # noqa: F401  (this checkout's packages first)
 from goengine.game.sgffile import SgfError, iter_positions, read_games
 from goengine.nn import features, int8, netfile
-from goengine.nn.backends import onnxruntime_installed
+from goengine.nn.backends import ONNXRUNTIME, installed
 from training.dataset import DATA_DIR, split_files
 
 PER_GAME = 4   # positions drawn from each game: many games, each phase of them
@@ -58,7 +58,7 @@ def main(argv=None):
                         help='the first convolution and the heads stay fp32')
     parser.add_argument('--out', help=f'(default: beside --weights, NAME{int8.SUFFIX})')
     args = parser.parse_args(argv)
-    if not onnxruntime_installed():
+    if not installed(ONNXRUNTIME):
         sys.exit('error: the onnxruntime and onnx packages are not installed (make setup)')
     try:
         model = netfile.load_network(args.weights)

@@ -61,17 +61,16 @@ def analysis(query, turn, result, game, colour, leads=None, root_lead=None,
         out['ownership'] = layout(ownership, query, size)
     if policy is not None:
         board = game.board_for(colour)
-        out['policy'] = [float(policy[coords.from_rowcol(row, col, size)])
-                         if board.is_legal(coords.from_rowcol(row, col, size), colour) else -1.0
-                         for row in range(size - 1, -1, -1) for col in range(size)] + [0.0]
+        out['policy'] = [float(policy[move]) if board.is_legal(move, colour) else -1.0
+                         for move in coords.top_down(size)] + [0.0]
     return out
 
 
 def layout(ownership, query, size):
     """An ownership map (+1 Black, [row, col]) in KataGo's order and from the query's side."""
     black = perspective_sign(query, BLACK)
-    return [black * float(ownership[row, col])
-            for row in range(size - 1, -1, -1) for col in range(size)]
+    flat = ownership.reshape(-1)   # [row, col] row-major: a move's own index
+    return [black * float(flat[move]) for move in coords.top_down(size)]
 
 
 def no_results(query_id, turn):

@@ -122,9 +122,9 @@ class AnalysisEngine:
                     self.running = None
 
     def _analyse(self, query, turn, stop):
-        game, colour = query.game_at(turn)
+        game, colour = query.game_at(turn)   # this turn's own game: nothing else moves it
         player = self.player
-        leads = ChildScoreLeads(player, game.copy(), colour)
+        leads = ChildScoreLeads(player, game, colour)
 
         def answer_to(result, **more):
             moves = [info.move for info in result.candidates]
@@ -133,22 +133,22 @@ class AnalysisEngine:
         def report(result):
             self.write(answer_to(result, during_search=True))
         limits = SearchLimits(desired=query.max_time, playouts=query.max_visits)
-        result = player.analyze(game.copy(), colour, report if query.report_every else None,
+        result = player.analyze(game, colour, report if query.report_every else None,
                                 stop, query.report_every or 1.0, barred=query.barred,
                                 limits=limits, count=query.size * query.size)
-        policy = player.policy(game.copy(), colour) if query.include_policy else None
+        policy = player.policy(game, colour) if query.include_policy else None
         if query.include_policy and policy is None:
             self.write(answer.warning(query.id, 'includePolicy', 'no policy network'))
         by_move = None
         if query.include_moves_ownership:
             moves = [info.move for info in result.candidates]
-            owners = player.child_ownerships(game.copy(), colour, moves)
+            owners = player.child_ownerships(game, colour, moves)
             if owners is None:
                 self.write(answer.warning(query.id, 'includeMovesOwnership',
                                           'no ownership head'))
             else:
                 by_move = dict(zip(moves, owners))
         self.write(answer_to(
-            result, root_lead=player.score_lead(game.copy(), colour),
-            ownership=player.ownership(game.copy(), colour) if query.include_ownership else None,
+            result, root_lead=player.score_lead(game, colour),
+            ownership=player.ownership(game, colour) if query.include_ownership else None,
             policy=policy, move_ownership=by_move))

@@ -16,6 +16,13 @@ def from_rowcol(row, col, size):
     return row * size + col
 
 
+def top_down(size):
+    """Every point in reading order from the top left (A19 first on 19x19): how GUIs and
+    KataGo lay out a map of the board."""
+    return [from_rowcol(row, col, size) for row in range(size - 1, -1, -1)
+            for col in range(size)]
+
+
 def to_rowcol(move, size):
     """(row, col) of a move, None for pass (sgfmill's convention)."""
     if move == PASS:

@@ -142,9 +142,9 @@ def format_kata_info(infos, size):
 def format_ownership(own, color):
     """'ownership' and size*size values for the side to move, rows from the top (row 19 first)."""
     sign = 1.0 if color == BLACK else -1.0
-    size = own.shape[0]
-    values = (f'{sign * float(own[row, col]):.4f}'.replace('-0.0000', '0.0000')
-              for row in range(size - 1, -1, -1) for col in range(size))
+    flat = own.reshape(-1)   # [row, col] row-major: a move's own index
+    values = (f'{sign * float(flat[move]):.4f}'.replace('-0.0000', '0.0000')
+              for move in coords.top_down(own.shape[0]))
     return 'ownership ' + ' '.join(values)
 
 

@@ -43,10 +43,6 @@ def installed(backend):
     return all(importlib.util.find_spec(name) is not None for name in PACKAGES[backend])
 
 
-def onnxruntime_installed():
-    return installed(ONNXRUNTIME)
-
-
 @dataclass(frozen=True)
 class Runtime:
     """What runs a network and in what precision, on a CPU of kind `cpu` ('' on an
@@ -66,18 +62,19 @@ class Runtime:
         return self.cpu, self.precision
 
     def for_weights(self, weights, log=None):
-        """The runtime that runs the network file `weights`: this one, unless it is auto's
-        int8 and the file has no int8 form (or a stale one); then, after one line to
-        `log`, its fallback's."""
-        if self.precision != INT8 or self.fallback is None:
-            return self
+        """(runtime, int8 bytes or None) for the network file `weights`: this runtime, with
+        the file's int8 form where its precision is int8; where that is missing or stale,
+        auto's fallback after one line to `log`, and Int8Error without one."""
+        if self.precision != INT8:
+            return self, None
         try:
-            int8.load(weights)
+            return self, int8.load(weights)
         except int8.Int8Error as exc:
+            if self.fallback is None:
+                raise
             if log:
                 log(f'goengine: {exc}; it runs on {self.fallback}')
             return self.fallback.for_weights(weights, log)
-        return self
 
 
 def pick_runtime(precision=AUTO, backend=AUTO, device='cpu', log=None):
@@ -141,18 +138,9 @@ def make_evaluator(model, runtime, threads=None, device='cpu', weights=None, log
     """A NetworkEvaluator of `model` (read from the file `weights`) on `runtime`.
 
     int8 reads the int8 file made from `weights`; where there is none, or it is stale,
-    the runtime's fallback runs it after one line to `log`, or Int8Error is raised."""
-    if runtime.precision == INT8:
-        try:
-            onnx_bytes = int8.load(weights)
-        except int8.Int8Error as exc:
-            if runtime.fallback is None:
-                raise
-            if log:
-                log(f'goengine: {exc}; it runs on {runtime.fallback}')
-            return make_evaluator(model, runtime.fallback, threads, device, weights, log)
-    else:
-        onnx_bytes = None
+    the runtime's fallback runs it after one line to `log`, or Int8Error is raised
+    (Runtime.for_weights)."""
+    runtime, onnx_bytes = runtime.for_weights(weights, log)
     if runtime.backend == ONNXRUNTIME:
         return OnnxRuntimeEvaluator(model, threads=threads, onnx_bytes=onnx_bytes,
                                     precision=runtime.precision)

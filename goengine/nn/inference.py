@@ -31,12 +31,16 @@ def bf16_is_fast():
     try:
         return bool(torch.cpu._is_avx512_bf16_supported() or torch.cpu._is_amx_tile_supported())
     except AttributeError:   # an older or newer torch without these probes
-        try:
-            with open('/proc/cpuinfo') as f:
-                flags = f.read().split()
-        except OSError:
-            return False
-        return 'avx512_bf16' in flags or 'amx_bf16' in flags
+        return bool({'avx512_bf16', 'amx_bf16'} & _cpu_flags())
+
+
+def _cpu_flags():
+    """The CPU's feature flags as Linux lists them (empty where it does not)."""
+    try:
+        with open('/proc/cpuinfo') as f:
+            return set(f.read().split())
+    except OSError:
+        return set()
 
 
 # The CPU kinds whose defaults are measured apart (docs/DECISIONS.md): AMX's int8 and
@@ -53,11 +57,7 @@ def cpu_kind():
     try:
         amx = torch.cpu._is_amx_tile_supported()
     except AttributeError:
-        try:
-            with open('/proc/cpuinfo') as f:
-                amx = 'amx_tile' in f.read().split()
-        except OSError:
-            amx = False
+        amx = 'amx_tile' in _cpu_flags()
     return AMX if amx else AVX512_BF16
 
 

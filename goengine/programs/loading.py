@@ -116,7 +116,7 @@ def networks_asked(args, log, policy_only=False):
     """(policy file, value file, Runtime) from the flags add_network_flags,
     add_device_flag and add_backend_flag parsed, with --value-weights, for the search or
     (`policy_only`) the policy player; None after one line to `log` when the runtime
-    asked for cannot run here."""
+    asked for cannot run here or cannot run that network."""
     weights, value_weights = network_paths(
         chosen_weights(args.weights, args.network, args.device, policy_only),
         args.value_weights)
@@ -127,7 +127,13 @@ def networks_asked(args, log, policy_only=False):
         return None
     if policy_only and runtime.precision == INT8 and runtime.fallback is not None:
         runtime = runtime.fallback   # one evaluation a move: int8's speed buys it nothing
-    return weights, value_weights, runtime.for_weights(resolve(weights), log)
+    from goengine.nn.int8 import Int8Error
+    try:
+        runtime, _ = runtime.for_weights(weights, log)
+    except Int8Error as exc:   # int8 asked for by name, and the file has none
+        log(f'goengine: error: {exc}')
+        return None
+    return weights, value_weights, runtime
 
 
 def load_search(args, log, player_log=None):

@@ -1321,7 +1321,8 @@ def test_main_network_flag_loads_the_shipped_network():
     """--network small loads weights/heads-k96.pt, four heads on one trunk; a name that
     ships no network is one clear error."""
     pytest.importorskip('torch')
-    result = run_main(['--network', 'small', '--device', 'cpu', '--playouts', '20', '--verbose'],
+    result = run_main(['--network', 'small', '--device', 'cpu', '--precision', 'fp32',   # apv
+                       '--playouts', '20', '--verbose'],
                       'boardsize 19\nclear_board\ngenmove b\n', timeout=120)
     assert result.returncode == 0, result.stderr
     assert 'heads-k96.pt: one network, heads policy, value, ownership, score' in result.stderr
@@ -1337,8 +1338,8 @@ def test_weights_sl_pt_is_the_full_engine():
     moves of `--network large`, the default on a CPU with native bf16 or a GPU."""
     pytest.importorskip('torch')
     script = 'boardsize 19\nclear_board\ngenmove b\ngenmove w\nplay b Q16\ngenmove w\n'
-    fixed = ['--device', 'cpu', '--playouts', '60', '--search', 'sim_threads=1',
-             '--search', 'seed=3', '--verbose']
+    fixed = ['--device', 'cpu', '--precision', 'fp32', '--playouts', '60',
+             '--search', 'sim_threads=1', '--search', 'seed=3', '--verbose']
     card = run_main(['--weights', 'weights/sl.pt', *fixed], script, timeout=180)
     large = run_main(['--network', 'large', *fixed], script, timeout=180)
     assert card.returncode == 0 == large.returncode, card.stderr

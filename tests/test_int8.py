@@ -21,10 +21,9 @@ INT8_RUNTIMES = [b for b in backends.RUNNERS['int8'] if backends.installed(b)]
 
 
 def every_runtime_installed(monkeypatch, kind):
-    """Every runtime installed on a CPU of `kind`, int8 first among AMX's precisions."""
+    """Every runtime installed on a CPU of `kind`."""
     monkeypatch.setattr(backends, 'installed', lambda backend: True)
     monkeypatch.setattr(backends, 'cpu_kind', lambda: kind)
-    monkeypatch.setitem(backends.DEFAULT_CPU_PRECISIONS, AMX, ('int8', 'bf16', 'fp32'))
 
 
 def test_auto_takes_the_cpu_kinds_precisions_in_order_each_the_fallback_of_the_last(monkeypatch):

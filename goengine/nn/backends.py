@@ -28,7 +28,7 @@ RUNNERS = {FP32: (ONNXRUNTIME, TORCH, OPENVINO), BF16: (TORCH, OPENVINO),
            INT8: (OPENVINO, ONNXRUNTIME)}
 # The precisions auto tries on the CPU, by its kind (inference.cpu_kind), in order: a
 # network without an int8 file runs the next one (docs/DECISIONS.md, 'int8').
-DEFAULT_CPU_PRECISIONS = {AMX: (BF16, FP32), AVX512_BF16: (BF16, FP32),
+DEFAULT_CPU_PRECISIONS = {AMX: (INT8, BF16, FP32), AVX512_BF16: (BF16, FP32),
                           NO_BF16: (FP32,)}
 PACKAGES = {ONNXRUNTIME: ('onnxruntime', 'onnx'), OPENVINO: ('openvino', 'onnx'),
             TORCH: ('torch',)}

@@ -54,6 +54,8 @@ cdef int libs_after_move(const BoardState* b, int p, int c, int cap,
 cdef bint is_ladder_capture(const BoardState* b, int p, int c) noexcept nogil
 cdef bint is_ladder_escape(const BoardState* b, int p, int c) noexcept nogil
 cdef bint is_dead_ladder_extension(const BoardState* b, int p, int c) noexcept nogil
+cdef bint is_failing_ladder_chase(const BoardState* b, int p, int c) noexcept nogil
+cdef bint is_lost_ladder_move(const BoardState* b, int p, int c) noexcept nogil
 cdef void area_owner(const BoardState* b, int8_t* owner) noexcept nogil
 cdef void area_counts(const BoardState* b, int* black, int* white) noexcept nogil
 cdef void add_area_owner(const BoardState* b, double* total) noexcept nogil

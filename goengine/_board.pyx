@@ -451,6 +451,15 @@ cdef BoardState* _after_move(const BoardState* b, int move, int color) noexcept 
     return nb
 
 
+cdef inline bint _read_spent(int depth, int* nodes) noexcept nogil:
+    """Whether a ladder read has used up its budget. A read that goes deeper than
+    LADDER_MAX_DEPTH spends the node budget too, so that the caller can tell a read that
+    ended from one that was cut short (nodes > LADDER_MAX_NODES afterwards)."""
+    if depth > LADDER_MAX_DEPTH:
+        nodes[0] = LADDER_MAX_NODES + 1
+    return nodes[0] > LADDER_MAX_NODES
+
+
 cdef bint _try_defence(const BoardState* b, int target, int move, int depth, int* nodes) noexcept nogil:
     """Defender plays move; True if the target then survives the ladder."""
     cdef BoardState* nb
@@ -481,7 +490,7 @@ cdef bint _defender_loses(const BoardState* b, int target, int depth, int* nodes
     """
     cdef int h = b.head[target], s, k, n, hn, lib
     cdef int d[4]
-    if depth > LADDER_MAX_DEPTH or nodes[0] > LADDER_MAX_NODES:
+    if _read_spent(depth, nodes):
         return False
     lib = _other_liberty(b, h, NO_POINT)
     s = h
@@ -507,7 +516,7 @@ cdef bint _attacker_wins(const BoardState* b, int target, int depth, int* nodes)
     cdef BoardState* nb
     cdef int h = b.head[target], attacker = 3 - b.color[target], i, lib, prev = NO_POINT
     cdef bint wins = False
-    if depth > LADDER_MAX_DEPTH or nodes[0] > LADDER_MAX_NODES:
+    if _read_spent(depth, nodes):
         return False
     nb = <BoardState*>malloc(sizeof(BoardState))
     if nb == NULL:
@@ -590,6 +599,47 @@ cdef bint is_dead_ladder_extension(const BoardState* b, int p, int c) noexcept n
     if b.color[p] != EMPTY:
         return False
     return _beside_chain_with(b, p, c, 1) and not is_ladder_escape(b, p, c)
+
+
+cdef bint is_failing_ladder_chase(const BoardState* b, int p, int c) noexcept nogil:
+    """Does c playing p start a ladder that fails? p puts one opponent chain of two
+    liberties in atari, its extension on the last liberty gives it two again (a ladder,
+    not a plain atari), and the ladder reader, read to its end, lets it escape: the chase
+    whose escaping stones leave cutting points behind. Only a plain chase counts: a move
+    that captures, that touches a chain of c in atari (it may save it) or that puts a
+    second chain in atari does something besides the ladder (the ladder suite's chase half
+    decided these, docs/DECISIONS.md 'failing ladder chases')."""
+    cdef BoardState* nb
+    cdef int k, n, lib, captured, size, target = NO_POINT, nodes = 0, opp = 3 - c
+    cdef int d[4]
+    cdef bint fails = False
+    if not is_legal(b, p, c) or not _beside_chain_with(b, p, opp, 2):
+        return False
+    if _beside_chain_with(b, p, opp, 1) or _beside_chain_with(b, p, c, 1):
+        return False
+    _neighbours(b, p, d)
+    for k in range(4):
+        n = d[k]
+        if b.color[n] == opp and b.libs[b.head[n]] == 2:
+            if target != NO_POINT and b.head[n] != b.head[target]:
+                return False                    # a double atari
+            target = n
+    nb = _after_move(b, p, c)
+    if nb == NULL:
+        return False
+    lib = _other_liberty(nb, nb.head[target], NO_POINT)
+    if lib != NO_POINT and is_legal(nb, lib, opp):
+        if libs_after_move(nb, lib, opp, 3, &captured, &size) == 2:
+            fails = not _defender_loses(nb, target, 0, &nodes) and nodes <= LADDER_MAX_NODES
+    free(nb)
+    return fails
+
+
+cdef bint is_lost_ladder_move(const BoardState* b, int p, int c) noexcept nogil:
+    """A ladder move that only loses: the runner's extension of a ladder that still
+    captures (is_dead_ladder_extension) or the chaser's atari of one that fails
+    (is_failing_ladder_chase). The search and the policy player cap its prior."""
+    return is_dead_ladder_extension(b, p, c) or is_failing_ladder_chase(b, p, c)
 
 
 cdef void area_owner(const BoardState* b, int8_t* owner) noexcept nogil:
@@ -1034,6 +1084,18 @@ cdef class Board:
         want to play."""
         cdef int p = self._point(move)
         return p != PASS_POINT and is_dead_ladder_extension(&self.st, p, self._color(color))
+
+    def chases_failing_ladder(self, move, color=None):
+        """Whether `move` is an atari of `color` that starts a ladder the reader says fails
+        (is_failing_ladder_chase)."""
+        cdef int p = self._point(move)
+        return p != PASS_POINT and is_failing_ladder_chase(&self.st, p, self._color(color))
+
+    def is_lost_ladder_move(self, move, color=None):
+        """Whether `move` runs out a dead ladder or chases a failing one
+        (is_lost_ladder_move): the moves whose prior the search and the policy player cap."""
+        cdef int p = self._point(move)
+        return p != PASS_POINT and is_lost_ladder_move(&self.st, p, self._color(color))
 
     def area_counts(self):
         """(black area, white area) under Tromp-Taylor rules."""

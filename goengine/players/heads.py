@@ -9,7 +9,7 @@ from dataclasses import replace
 import numpy as np
 
 from goengine import BLACK
-from goengine.players.player import cut_dead_ladders, sensible_mask
+from goengine.players.player import cut_lost_ladders, sensible_mask
 from goengine.rollout import scoring
 from goengine.search.config import SearchConfig
 
@@ -19,7 +19,7 @@ class NetworkAnswers:
     objects, either may be None) for a game; None where the network has no such head or
     does not serve the board's size (with one note on `log` a size)."""
 
-    dead_ladder_prior = SearchConfig.dead_ladder_prior   # the search's cap, the same rule
+    lost_ladder_prior = SearchConfig.lost_ladder_prior   # the search's cap, the same rule
 
     def __init__(self, policy_eval=None, value_eval=None, log=None):
         self.policy_eval, self.value_eval = policy_eval, value_eval
@@ -50,7 +50,7 @@ class NetworkAnswers:
         logits = self.policy_eval.evaluate([board], game.scoring_komi).policy_logits[0]
         logits = np.where(mask, logits.astype(np.float64), -np.inf)
         probs = np.exp(logits - logits.max())
-        return cut_dead_ladders(board, color, probs / probs.sum(), self.dead_ladder_prior)
+        return cut_lost_ladders(board, color, probs / probs.sum(), self.lost_ladder_prior)
 
     def network_ownership(self, game, color):
         """Final owner of each point, (size, size) [row, col], +1 Black; None without an

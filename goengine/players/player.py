@@ -1,4 +1,4 @@
-"""The engine interface the GTP layer drives (`Player`) and the dead-ladder cap every
+"""The engine interface the GTP layer drives (`Player`) and the lost-ladder cap every
 player without a search applies.
 
 A player thinks (`think`: a SearchResult for the position) and the one decision
@@ -18,18 +18,19 @@ from goengine.players.decision import Decision, opponent_passed, sensible_mask
 from goengine.rollout import scoring
 
 
-def cut_dead_ladders(board, color, probs, cap):
-    """`probs` with every move that extends a chain the ladder still captures
-    (Board.extends_dead_ladder) held to at most `cap`, the rest scaled up to the same total:
-    the search's rule (SearchConfig.dead_ladder_prior) for a player without a search."""
+def cut_lost_ladders(board, color, probs, cap):
+    """`probs` with every move that runs out a dead ladder or chases a failing one
+    (Board.is_lost_ladder_move) held to at most `cap`, the rest scaled up to the same total:
+    the search's rule (SearchConfig.lost_ladder_prior) for a player without a search."""
     probs = np.asarray(probs, dtype=np.float64).copy()
-    dead = [m for m in np.flatnonzero(probs > cap) if board.extends_dead_ladder(int(m), color)]
-    if not dead:
+    lost = [m for m in np.flatnonzero(probs > 0) if board.is_lost_ladder_move(int(m), color)]
+    over = [m for m in lost if probs[m] > cap]
+    if not over:
         return probs.astype(np.float32)
-    freed = float((probs[dead] - cap).sum())
-    probs[dead] = cap
+    freed = float((probs[over] - cap).sum())
+    probs[over] = cap
     alive = np.ones(len(probs), dtype=bool)
-    alive[dead] = False
+    alive[lost] = False               # a lost move under the cap is not raised past it
     rest = float(probs[alive].sum())
     if rest > 0:
         probs[alive] += freed * probs[alive] / rest

@@ -35,7 +35,7 @@ import numpy as np
 
 from goengine._board cimport (
     Board, BoardState, EMPTY, MAX_POINTS, PASS_POINT, area_counts, board_clear, copy_state,
-    is_dead_ladder_extension, is_legal, is_true_eye, play_move, point_of,
+    is_legal, is_lost_ladder_move, is_true_eye, play_move, point_of,
 )
 from goengine.rollout._rollout cimport RolloutModel, RolloutPolicy, rollout_play, tree_priors
 
@@ -63,7 +63,7 @@ cdef enum:
     PRIORS_PENDING = 4    # children have placeholder priors; the SL policy is queued
     PRIORS_FINAL = 8      # children's priors come from the SL policy (or no policy exists)
     FORBIDDEN = 16        # root child that the real rules forbid (superko) or we refuse
-    DEAD_LADDER = 32      # a move that extends a chain the ladder still captures
+    LOST_LADDER = 32      # a move that runs out a dead ladder or chases a failing one
     ZERO_WAITING = 64     # zero search: a simulation waits for this leaf's evaluation
     # request kinds
     REQ_POLICY = 0
@@ -238,7 +238,7 @@ cdef class Tree:
     cdef uint32_t generation
 
     # configuration
-    cdef double c_puct, mixing, temperature, pass_prior, fpu_reduction, dead_ladder_prior
+    cdef double c_puct, mixing, temperature, pass_prior, fpu_reduction, lost_ladder_prior
     cdef double score_weight, score_scale
     cdef public double score_center   # the root player's expected score (points, tree.komi):
                                       # the root's mean score, taken at every descent
@@ -306,7 +306,7 @@ cdef class Tree:
         self.mixing = 1.0 if self.zero_asked else config.mixing
         self.temperature = config.policy_temperature
         self.pass_prior = config.pass_prior
-        self.dead_ladder_prior = config.dead_ladder_prior
+        self.lost_ladder_prior = config.lost_ladder_prior
         self.fpu_from_parent = config.fpu_from_parent
         self.fpu_reduction = config.fpu_reduction
         self.score_weight = config.score_utility
@@ -430,8 +430,8 @@ cdef class Tree:
                     continue
                 self.init_node(first + k, node, p)
                 self.nodes[first + k].prior = self.prior_buf[row * b.size + col]
-                if self.dead_ladder_prior < 1.0 and is_dead_ladder_extension(b, p, c):
-                    self.nodes[first + k].flags |= DEAD_LADDER
+                if self.lost_ladder_prior < 1.0 and is_lost_ladder_move(b, p, c):
+                    self.nodes[first + k].flags |= LOST_LADDER
                 total += self.nodes[first + k].prior
                 k += 1
         self.init_node(first + k, node, PASS_POINT)
@@ -443,7 +443,7 @@ cdef class Tree:
         self.nodes[first + k].prior = self.pass_prior if k > 0 else 1.0
         self.nodes[node].first_child = first
         self.nodes[node].num_children = k + 1
-        self.cut_dead_ladders(node)
+        self.cut_lost_ladders(node)
         self.nodes[node].flags |= PRIORS_FINAL if not self.use_policy else 0
         self.used = first + k + 1
         self.expansions += 1
@@ -1181,29 +1181,29 @@ cdef class Tree:
                 c.prior = self.pass_prior if total > 0 else 1.0
             else:
                 c.prior = c.prior * share / total
-        self.cut_dead_ladders(node)
+        self.cut_lost_ladders(node)
         self.nodes[node].flags = (self.nodes[node].flags & ~PRIORS_PENDING) | PRIORS_FINAL
 
-    cdef void cut_dead_ladders(self, int node) noexcept nogil:
-        """A child that extends a chain the ladder still captures (DEAD_LADDER) gets at
-        most dead_ladder_prior, whatever the policy thought; the other moves share what it
+    cdef void cut_lost_ladders(self, int node) noexcept nogil:
+        """A child that runs out a dead ladder or chases a failing one (LOST_LADDER,
+        Board.is_lost_ladder_move) gets at most lost_ladder_prior, whatever the policy thought; the other moves share what it
         gave up, in proportion (pass keeps its prior)."""
         cdef Node* c
         cdef int i, first = self.nodes[node].first_child, k = self.nodes[node].num_children
         cdef double freed = 0, rest = 0
         for i in range(first, first + k):
             c = &self.nodes[i]
-            if c.flags & DEAD_LADDER:
-                if c.prior > self.dead_ladder_prior:
-                    freed += c.prior - self.dead_ladder_prior
-                    c.prior = self.dead_ladder_prior
+            if c.flags & LOST_LADDER:
+                if c.prior > self.lost_ladder_prior:
+                    freed += c.prior - self.lost_ladder_prior
+                    c.prior = self.lost_ladder_prior
             elif c.move != PASS_POINT:
                 rest += c.prior
         if freed <= 0 or rest <= 0:
             return
         for i in range(first, first + k):
             c = &self.nodes[i]
-            if not (c.flags & DEAD_LADDER) and c.move != PASS_POINT:
+            if not (c.flags & LOST_LADDER) and c.move != PASS_POINT:
                 c.prior += freed * c.prior / rest
 
     # -- inspection ---------------------------------------------------------

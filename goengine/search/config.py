@@ -60,9 +60,9 @@ class SearchConfig:
                                  # the zero search and the policy player (no rollouts)
     max_nodes: int = 2_000_000   # node pool cap (~52 bytes a node): memory stays bounded
     pass_prior: float = 0.01     # prior of the pass move (the policy network has no pass output)
-    dead_ladder_prior: float = 0.001  # the most prior (placeholder or network) a move gets that
-                                 # extends a chain the ladder still captures (Board.extends_dead_
-                                 # ladder); 1: off (docs/DECISIONS.md, 'dead ladders')
+    lost_ladder_prior: float = 0.001  # the most prior (placeholder or network) a move gets that
+                                 # runs out a dead ladder or chases a failing one (Board.is_lost_
+                                 # ladder_move); 1: off (docs/DECISIONS.md, 'dead ladders')
     ladder_min_stones: int = 5   # a leaf's value is read with chains of this many stones that
                                  # the ladder captures taken off (Board.without_dead_ladders); 0: off
                                  # (docs/DECISIONS.md, 'dead ladders')
@@ -125,8 +125,8 @@ class SearchConfig:
                              f'got {self.search_mode!r}')
         if self.ladder_min_stones < 0:
             raise ValueError('ladder_min_stones must be >= 0')
-        if not 0.0 <= self.dead_ladder_prior <= 1.0:
-            raise ValueError('dead_ladder_prior must be in [0, 1]')
+        if not 0.0 <= self.lost_ladder_prior <= 1.0:
+            raise ValueError('lost_ladder_prior must be in [0, 1]')
         if self.adapt_period <= 0 or self.resign_min_visits < 0:
             raise ValueError('need adapt_period > 0 and resign_min_visits >= 0')
         if self.score_utility < 0 or self.score_utility_scale <= 0:

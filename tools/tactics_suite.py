@@ -8,13 +8,14 @@ decides its fate, and the side to move must settle it its own way. Two kinds:
   and `defend` both take or save (without ko); the side to move must capture
   it (an opponent's string) or save it (its own). Positions are drawn at random
   from the held-out month.
-- groups (`--games`): a dragon (GNU Go's name for stones that live or die
-  together) that GNU Go's life-and-death reading, `owl_attack` and
-  `owl_defend`, both kill and save (without ko); the side to move must kill it
-  or make it live. Positions are every move of `--color` in `--moves` of the
-  given games (our lost match games), and a problem is kept only where the
-  move played in the game was not an answer: where, by GNU Go's reading, the
-  game went wrong.
+- groups (`--groups`, or games named): a dragon (GNU Go's name for stones that
+  live or die together) of `--min-stones` or more that GNU Go's life-and-death
+  reading, `owl_attack` and `owl_defend`, both kill and save (without ko); the
+  side to move must kill it or make it live. Positions are drawn from the
+  held-out month (`--groups`) or are every move of `--color` in `--moves` of
+  the given games (match records), and from games a problem is kept only where
+  the move played was not an answer (where, by GNU Go's reading, the game went
+  wrong) unless `--keep-solved`. One problem a group and game.
 
 The accepted answers are every move near the target after which GNU Go's
 reading agrees the job is done (the target can no longer be saved, or can no
@@ -32,6 +33,12 @@ tools/regress.py runs against any GTP engine (FILE:N is game N of the collection
     .venv/bin/python tools/tactics_suite.py --problems 60 --out tests/tactics
     .venv/bin/python tools/tactics_suite.py --out tests/tactics/losses --color w \\
         --moves 40- docs/matches/2026-11.tar/2026-11-25-gnugo10-handicap5-zen4:7 ...   # a match record's game 7
+    .venv/bin/python tools/tactics_suite.py --groups --min-stones 6 --problems 150 \\
+        --out tests/tactics/groups --resume                        # life and death, held-out games
+
+The suite is written again after every problem found; `--resume` goes on from the
+problems already in the folder (the positions are drawn in the same order, so it skips
+to the last one and continues), for a run stopped part way.
 """
 
 import argparse
@@ -168,9 +175,10 @@ def board_after(board, move, color):
     return after
 
 
-def problem_at(record, number, gnugo, kind, max_answers):
+def problem_at(record, number, gnugo, kind, max_answers, min_stones=None):
     """The problem before move `number` of `record` (1-based), or None: (game, color,
-    task, vertex, target stones, answers)."""
+    task, vertex, target stones, answers). min_stones: the smallest target (None: 3 for
+    a string, 5 for a group)."""
     try:
         game = from_record(record, number)
     except GameError:
@@ -178,7 +186,10 @@ def problem_at(record, number, gnugo, kind, max_answers):
     color = record.moves[number - 1][0]
     gnugo.load_record(sgffile.game_to_sgf(game))
     board = game.board_for(color)
-    found = critical_string(board, gnugo) if kind is STRINGS else critical_dragon(board, gnugo)
+    if kind is STRINGS:
+        found = critical_string(board, gnugo, min_stones or 3)
+    else:
+        found = critical_dragon(board, gnugo, min_stones or 5)
     if found is None:
         return None
     vertex, owner, target = found
@@ -219,15 +230,65 @@ def recorded_games(spec):
 
 def game_positions(args):
     """(record, move number) of every move of --color within --moves of each game named."""
-    color = BLACK if args.color == "b" else WHITE
+    colors = {"b": (BLACK,), "w": (WHITE,), "both": (BLACK, WHITE)}[args.color]
     first, last = args.moves
     for spec in args.games:
         for name, text in recorded_games(spec):
             record = sgffile.parse_game(text, name)
             end = len(record.moves) if last is None else min(last, len(record.moves))
             for number in range(max(first, 1), end + 1):
-                if record.moves[number - 1][0] == color:
+                if record.moves[number - 1][0] in colors:
                     yield record, number
+
+
+SUITE = "suite.tst"
+HEADER = re.compile(r"^# (.+) before move (\d+): (\w+) (\S+) \((\d+) stones\)(?:; the game played (\S+))?$")
+
+
+class Entry(NamedTuple):
+    """One problem, as suite.tst writes it (its position is the same line of positions.sgfs)."""
+    color: int
+    task: str
+    vertex: str
+    count: int
+    good: list
+    game_name: str
+    number: int
+    played: str
+
+
+def write_suite(folder, entries, source, kind, with_played):
+    with open(os.path.join(folder, SUITE), "w") as f:
+        f.write(f"# goengine's tactical suite: made by tools/tactics_suite.py from {source};\n"
+                f"# answers from GNU Go 3.8's {kind.attack}/{kind.defend} reading.\n"
+                f"# Run: .venv/bin/python tools/regress.py {os.path.join(folder, SUITE)}\n\n")
+        for i, e in enumerate(entries, 1):
+            note = f"; the game played {e.played}" if with_played else ""
+            f.write(f"# {e.game_name} before move {e.number}: {e.task} {e.vertex} "
+                    f"({e.count} stones){note}\n"
+                    f"loadsgf {POSITIONS}:{i}\n"
+                    f"{i} reg_genmove {'b' if e.color == BLACK else 'w'}\n"
+                    f"#? [{'|'.join(e.good)}]\n\n")
+
+
+def read_entries(folder):
+    """The problems already in `folder`'s suite (for --resume), in order: each is a header
+    comment, a loadsgf line, the numbered reg_genmove and its #? answers."""
+    path = os.path.join(folder, SUITE)
+    if not os.path.exists(path):
+        return []
+    entries, header, color = [], None, None
+    for line in open(path).read().splitlines():
+        if HEADER.match(line):
+            header = HEADER.match(line).groups()
+        elif " reg_genmove " in line:
+            color = BLACK if line.split()[-1] == "b" else WHITE
+        elif line.startswith("#? [") and header and color:
+            name, number, task, vertex, count, played = header
+            entries.append(Entry(color, task, vertex, int(count), line[4:-1].split("|"), name,
+                                 int(number), played or ""))
+            header = color = None
+    return entries
 
 
 def main(argv=None):
@@ -236,13 +297,22 @@ def main(argv=None):
     parser.add_argument("games", nargs="*", metavar="GAMES",
                         help="games to take group problems from (life and death, GNU Go's owl "
                              "reading): .sgf files or match records (a folder, :N for its game "
-                             "N alone); none: string problems from the held-out month")
+                             "N alone); none: problems from the held-out month")
+    parser.add_argument("--groups", action="store_true",
+                        help="with no games: group problems from the held-out month (default: "
+                             "string problems)")
     parser.add_argument("--problems", type=int, default=60)
     parser.add_argument("--out", default="tests/tactics")
     parser.add_argument("--data-dir", default=DATA_DIR)
     parser.add_argument("--max-answers", type=int, default=3)
+    parser.add_argument("--min-stones", type=int, default=None,
+                        help="the smallest target (default: 3 stones for a string, 5 for a group)")
+    parser.add_argument("--keep-solved", action="store_true",
+                        help="with games: keep problems whose answer the game played")
+    parser.add_argument("--resume", action="store_true",
+                        help="go on from the problems already in --out")
     parser.add_argument("--seed", type=int, default=1)
-    parser.add_argument("--color", choices=("b", "w"), default="w",
+    parser.add_argument("--color", choices=("b", "w", "both"), default="w",
                         help="with games: the side whose moves are problems (default w)")
     parser.add_argument("--moves", type=move_range, default=(1, None),
                         help="with games: FIRST-LAST or FIRST- (default: every move)")
@@ -251,48 +321,49 @@ def main(argv=None):
     os.makedirs(args.out, exist_ok=True)
     if args.games:
         kind, positions = GROUPS, game_positions(args)
-        source = "positions of lost\n# games where the move played was not an answer"
+        source = ("positions of match\n# games" if args.keep_solved else
+                  "positions of lost\n# games where the move played was not an answer")
     else:
-        kind = STRINGS
+        kind = GROUPS if args.groups else STRINGS
         positions = held_out_positions(args, np.random.default_rng(args.seed))
         source = "held-out games (tygem-9d-2016-12)"
+    entries = read_entries(args.out) if args.resume else []
+    lines = (open(os.path.join(args.out, POSITIONS)).read().splitlines()[:len(entries)]
+             if entries else [])
+    last = (entries[-1].game_name, entries[-1].number) if entries else None
+    settled = {}                  # game name -> stones of its problems' targets
     gnugo = GnuGo(args.gnugo, ("--level", "10"))
-    entries, settled = [], {}     # settled: game name -> stones of its problems' targets
     try:
         for record, number in positions:
             if len(entries) >= args.problems:
                 break
-            problem = problem_at(record, number, gnugo, kind, args.max_answers)
+            if last is not None:  # resuming: the positions up to the last problem are done
+                last = None if (record.name, number) == last else last
+                continue
+            problem = problem_at(record, number, gnugo, kind, args.max_answers, args.min_stones)
             if problem is None:
                 continue
             game, color, task, vertex, target, good = problem
             played = coords.to_gtp(record.moves[number - 1][1], record.size)
             earlier = settled.setdefault(record.name, set())
-            if args.games and (played in good or earlier.intersection(target)):
-                continue          # the game found the answer, or this group is a problem already
+            if args.games and not args.keep_solved and played in good:
+                continue          # the game found the answer
+            if earlier.intersection(target):
+                continue          # this group is a problem already
             earlier.update(target)
-            count = len(target)
-            name = f"{POSITIONS}:{len(entries) + 1}"
-            with open(os.path.join(args.out, POSITIONS), "a" if entries else "w") as f:
-                f.write(records.one_line(sgffile.game_to_sgf(game)).decode() + "\n")
-            entries.append((name, color, task, vertex, count, good, record.name, number, played))
-            print(f"{name}: {record.name} before move {number}, "
+            lines.append(records.one_line(sgffile.game_to_sgf(game)).decode())
+            entries.append(Entry(color, task, vertex, len(target), good, record.name, number,
+                                 played))
+            with open(os.path.join(args.out, POSITIONS), "w") as f:
+                f.write("\n".join(lines) + "\n")
+            write_suite(args.out, entries, source, kind, bool(args.games))
+            print(f"{POSITIONS}:{len(entries)}: {record.name} before move {number}, "
                   f"{'black' if color == BLACK else 'white'} to {task} {vertex} "
-                  f"({count} stones): {' '.join(good)}; played {played}", flush=True)
+                  f"({len(target)} stones): {' '.join(good)}; played {played}", flush=True)
     finally:
         gnugo.close()
-    with open(os.path.join(args.out, "suite.tst"), "w") as f:
-        f.write(f"# goengine's tactical suite: made by tools/tactics_suite.py from {source};\n"
-                f"# answers from GNU Go 3.8's {kind.attack}/{kind.defend} reading.\n"
-                f"# Run: .venv/bin/python tools/regress.py {os.path.join(args.out, 'suite.tst')}\n\n")
-        for i, (name, color, task, vertex, count, good, game_name, number, played) in enumerate(
-                entries, 1):
-            note = f"; the game played {played}" if args.games else ""
-            f.write(f"# {game_name} before move {number}: {task} {vertex} ({count} stones){note}\n"
-                    f"loadsgf {name}\n"
-                    f"{i} reg_genmove {'b' if color == BLACK else 'w'}\n"
-                    f"#? [{'|'.join(good)}]\n\n")
-    print(f"{len(entries)} problems -> {os.path.join(args.out, 'suite.tst')}")
+    write_suite(args.out, entries, source, kind, bool(args.games))
+    print(f"{len(entries)} problems -> {os.path.join(args.out, SUITE)}")
 
 
 if __name__ == "__main__":

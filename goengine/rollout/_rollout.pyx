@@ -602,8 +602,8 @@ cdef int _choose_move(Sampler* s, uint64_t* rng) noexcept nogil:
             if _override(s, c, p, 0.0):     # the ko is forbidden for this move only
                 continue
             return PASS_POINT
-        # never run out a dead ladder (chasing a failing one is left to the tree's prior:
-        # reading every atari here costs the rollouts 11-16 %, docs/DECISIONS.md)
+        # never run out a dead ladder; a failing chase is left to the tree's prior, as
+        # reading every atari here is too slow (docs/DECISIONS.md, 'failing ladder chases')
         if s.ladders and p != PASS_POINT and is_dead_ladder_extension(b, p, c) \
                 and _override(s, c, p, 0.0):
             continue

@@ -93,10 +93,16 @@ def gnugo_move(gnugo, sgf_line, colour):
     return gnugo.send(f"reg_genmove {colour}").strip().upper()
 
 
-def find_ladders(args, rng):
-    """Half dead and half working ladders, one position a game, in held-out games."""
-    want = {"dead": args.positions // 2, "working": args.positions - args.positions // 2}
-    found = {"dead": [], "working": []}
+def half_and_half(args, rng, kinds, pick):
+    """{kind: [entry]} for the two `kinds`, half of --positions each, one position a game
+    (distinct games) from up to 40 of each held-out game's moves after the 20th, at random.
+    `pick(gnugo, record, number, game, wanted)` gives the position's entry, its kind first,
+    or None; `wanted(kind)` says whether that kind still needs one."""
+    want = {kinds[0]: args.positions // 2, kinds[1]: args.positions - args.positions // 2}
+    found = {kind: [] for kind in kinds}
+
+    def wanted(kind):
+        return kind is not None and len(found[kind]) < want[kind]
     gnugo = GnuGo(args.gnugo, ("--level", "10"))
     try:
         for record in sgffile.read_games(split_files(args.data_dir, "val")):
@@ -109,20 +115,24 @@ def find_ladders(args, rng):
                     game = from_record(record, number)
                 except GameError:
                     continue
-                board = game.board
-                played = record.moves[number - 1][1]
-                picked = None
-                for chain, liberty, stones in ladder_candidates(board):
-                    kind = oracle(gnugo, board, chain, liberty)
-                    if kind and len(found[kind]) < want[kind]:
-                        picked = (kind, game, chain, liberty, stones, played)
-                        break
-                if picked:
-                    found[picked[0]].append(picked)
-                    break                       # one position a game: distinct games
+                entry = pick(gnugo, record, number, game, wanted)
+                if entry:
+                    found[entry[0]].append(entry)
+                    break
     finally:
         gnugo.close()
     return found
+
+
+def find_ladders(args, rng):
+    """Half dead and half working ladders, one position a game, in held-out games."""
+    def pick(gnugo, record, number, game, wanted):
+        for chain, liberty, stones in ladder_candidates(game.board):
+            kind = oracle(gnugo, game.board, chain, liberty)
+            if wanted(kind):
+                return kind, game, chain, liberty, stones, record.moves[number - 1][1]
+        return None
+    return half_and_half(args, rng, ("dead", "working"), pick)
 
 
 def neighbours(move, size):
@@ -193,37 +203,17 @@ def chase_oracle(gnugo, board, chase, chain):
 def find_chases(args, rng):
     """Half failing and half capturing chases, one position a game, in held-out games,
     each with GNU Go's own move (level 10, the record loaded with its history)."""
-    want = {"fails": args.positions // 2, "captures": args.positions - args.positions // 2}
-    found = {"fails": [], "captures": []}
-    gnugo = GnuGo(args.gnugo, ("--level", "10"))
-    try:
-        for record in sgffile.read_games(split_files(args.data_dir, "val")):
-            if all(len(found[k]) >= want[k] for k in want):
-                break
-            numbers = list(range(20, len(record.moves)))
-            rng.shuffle(numbers)
-            for number in numbers[:40]:
-                try:
-                    game = from_record(record, number)
-                except GameError:
-                    continue
-                picked = None
-                chases = sorted(chase_candidates(game.board), key=lambda c: -c[2])
-                for chase, chain, stones, also in chases:         # the largest chain first
-                    kind = chase_oracle(gnugo, game.board, chase, chain)
-                    if kind and len(found[kind]) < want[kind]:
-                        picked = (kind, game, chase, chain, stones, also,
-                                  record.moves[number - 1][1])
-                        break
-                if picked:
-                    colour = "b" if game.board.to_move == BLACK else "w"
-                    line = records.one_line(sgffile.game_to_sgf(game)).decode()
-                    own = coords.from_gtp(gnugo_move(gnugo, line, colour).lower(), game.size)
-                    found[picked[0]].append(picked + (own,))
-                    break                       # one position a game: distinct games
-    finally:
-        gnugo.close()
-    return found
+    def pick(gnugo, record, number, game, wanted):
+        chases = sorted(chase_candidates(game.board), key=lambda c: -c[2])
+        for chase, chain, stones, also in chases:         # the largest chain first
+            kind = chase_oracle(gnugo, game.board, chase, chain)
+            if wanted(kind):
+                colour = "b" if game.board.to_move == BLACK else "w"
+                line = records.one_line(sgffile.game_to_sgf(game)).decode()
+                own = coords.from_gtp(gnugo_move(gnugo, line, colour).lower(), game.size)
+                return kind, game, chase, chain, stones, also, record.moves[number - 1][1], own
+        return None
+    return half_and_half(args, rng, ("fails", "captures"), pick)
 
 
 def write_chases(folder, entries):

@@ -329,7 +329,7 @@ def test_a_continued_match_counts_the_scoring_of_every_game(tmp_path):
 def test_lead_drop_reads_our_lead_as_gnu_go_estimates_it(tmp_path, capsys):
     """A match folder with one long game (we are White) and one too short to count: the
     leads printed are GNU Go's own estimates from White's side, and the drop their
-    difference."""
+    difference; with --at, the lead before each move in the games that reach it."""
     from harness.gnugo import GnuGo
     long_game = Path(__file__).parent / 'games' / 'handicap-7-passed-while-lost.sgf'
     records.append_game(tmp_path, long_game.read_bytes())
@@ -348,6 +348,15 @@ def test_lead_drop_reads_our_lead_as_gnu_go_estimates_it(tmp_path, capsys):
         gnugo.close()
     assert f'lead {expected[0]:+.1f} before move 30, {expected[1]:+.1f} before move 100' in lines[0]
     assert lines[1] == f'mean_drop={expected[0] - expected[1]:.1f} stderr=nan games=1'
+
+    tool('lead_drop').main([str(tmp_path), '--at', '100', '1'])
+    lines = capsys.readouterr().out.strip().splitlines()
+    assert lines[0].startswith('game 16: ours White, lead ') and \
+        f'{expected[1]:+.1f} before move 100' in lines[0], lines
+    assert lines[1].startswith('game 2: ours Black, lead ') and 'move 100' not in lines[1]
+    assert lines[2].startswith('before move 1: ') and lines[2].endswith(' of 2'), lines
+    assert lines[3] == (f'before move 100: mean_lead={expected[1]:.1f} stderr=nan '
+                        f'ahead={int(expected[1] > 0)} of 1'), lines
 
 
 OPENING_GAMES = '\n'.join([

@@ -668,6 +668,43 @@ def test_ctrl_c_never_prints_a_traceback():
         assert proc.returncode == 130 and 'Traceback' not in err, (delay, err)
 
 
+
+CTRL_C_CHILD = """
+import signal, sys, time
+from goengine.programs.interrupt import ctrl_c_exits_at_once
+with ctrl_c_exits_at_once('child: interrupted'):
+    try:
+        print('loading', flush=True)
+        time.sleep(30)
+    except BaseException as exc:      # as torch's C++ would turn one into a C++ exception
+        print('raised', type(exc).__name__, flush=True)
+        sys.exit(5)
+print('loaded', flush=True)
+try:
+    time.sleep(30)
+except KeyboardInterrupt:
+    print('KeyboardInterrupt', flush=True)
+"""
+
+
+def test_ctrl_c_while_loading_ends_the_process_without_raising_anything():
+    """Inside the block no code sees an exception, the process just ends (status 130, one
+    line); after it, Ctrl-C is a KeyboardInterrupt again."""
+    import signal
+    proc = subprocess.Popen([sys.executable, '-c', CTRL_C_CHILD], stdout=subprocess.PIPE,
+                            stderr=subprocess.PIPE, text=True, cwd=REPO)
+    assert proc.stdout.readline() == 'loading\n'
+    proc.send_signal(signal.SIGINT)
+    out, err = proc.communicate(timeout=30)
+    assert (proc.returncode, out, err) == (130, '', 'child: interrupted\n')
+    after = CTRL_C_CHILD.replace("time.sleep(30)\n    except BaseException", "pass\n    except BaseException", 1)
+    proc = subprocess.Popen([sys.executable, '-c', after], stdout=subprocess.PIPE,
+                            stderr=subprocess.PIPE, text=True, cwd=REPO)
+    assert proc.stdout.readline() == 'loading\n' and proc.stdout.readline() == 'loaded\n'
+    proc.send_signal(signal.SIGINT)
+    out, err = proc.communicate(timeout=30)
+    assert (proc.returncode, out) == (0, 'KeyboardInterrupt\n'), err
+
 # -- analysis -------------------------------------------------------------------
 
 LZ_ENTRY = re.compile(r'info move (\S+) visits (\d+) winrate (\d+) prior (\d+) lcb (\d+) '

@@ -13,6 +13,7 @@ import os
 import sys
 
 from goengine.programs import loading
+from goengine.programs.interrupt import ctrl_c_exits_at_once
 
 
 def positive_int(text):
@@ -49,7 +50,8 @@ def main(argv=None):
     sys.stdout = sys.stderr   # stray prints from libraries must not corrupt the answers
     from goengine.analysis.engine import AnalysisEngine
     try:
-        loaded = loading.load_search(args, log)
+        with ctrl_c_exits_at_once('goengine-analysis: interrupted'):
+            loaded = loading.load_search(args, log)
     except Exception as exc:   # NetworkLoadError, Int8Error, torch failing on a strange file
         log(f'goengine-analysis: error: cannot load network: {exc}')
         return 2

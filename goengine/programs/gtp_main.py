@@ -7,10 +7,12 @@ Only GTP goes to stdout; every log line goes to stderr. Use with a GUI
 
 import argparse
 import sys
+from contextlib import nullcontext
 
 from goengine.gtp.timecontrol import DEFAULT_MARGIN, DEFAULT_MOVE_TIME
 from goengine.players.resign import ResignRule
 from goengine.programs import loading  # light: torch loads only with a network
+from goengine.programs.interrupt import ctrl_c_exits_at_once
 from goengine.search import config as searchconfig
 
 # Every default a flag's help names is read from where it is set.
@@ -165,6 +167,9 @@ def build_parser():
     return p
 
 
+INTERRUPTED = 'goengine: interrupted'
+
+
 def log(message):
     print(message, file=sys.stderr, flush=True)
 
@@ -187,7 +192,7 @@ def main(argv=None):
     try:
         return _main(argv)
     except KeyboardInterrupt:
-        log('goengine: interrupted')
+        log(INTERRUPTED)
         return 130
 
 
@@ -217,32 +222,35 @@ def _main(argv):
     from goengine.rollout.rollout_weights import RolloutLoadError
 
     device = args.device   # resolved by the parser: a missing one stopped it already
-    networks = loading.networks_asked(args, log, policy_only=args.policy_only)
-    if networks is None:
-        return 2
-    weights, value_weights, runtime = networks
-    config = search_config(args, runtime)
-    try:   # read once, now: a bad file fails at start-up, not mid-game
-        rollout = loading.load_rollout(
-            loading.resolve(args.rollout_weights) if args.rollout_weights else None, log)
-    except RolloutLoadError as exc:
-        log(f'goengine: error: cannot load rollout policy: {exc}')
-        return 2
+    with ctrl_c_exits_at_once(INTERRUPTED):   # no KeyboardInterrupt in torch's C++ start-up
+        networks = loading.networks_asked(args, log, policy_only=args.policy_only)
+        if networks is None:
+            return 2
+        weights, value_weights, runtime = networks
+        config = search_config(args, runtime)
+        try:   # read once, now: a bad file fails at start-up, not mid-game
+            rollout = loading.load_rollout(
+                loading.resolve(args.rollout_weights) if args.rollout_weights else None, log)
+        except RolloutLoadError as exc:
+            log(f'goengine: error: cannot load rollout policy: {exc}')
+            return 2
     kind = 'random' if weights is None else 'policy' if args.policy_only else 'search'
     workers = None
     if args.cluster or args.rollout_workers or args.network_workers:
         workers = start_cluster(args, kind, rollout, weights, log)
         if workers is None:
             return 2
-    try:
-        engine_player = loading.load_player(kind, weights, value_weights, rollout,
-                                            args.resign_threshold, config, log,
-                                            temperature=args.temperature, device=device,
-                                            runtime=runtime, cluster=workers)
-    except Exception as exc:   # NetworkLoadError, or torch failing on a strange file
-        log(f'goengine: error: cannot load network: {exc}')
-        log('goengine: pass --weights FILE, or --weights none for a random test player')
-        return 2
+    # On a cluster, Ctrl-C stays an exception so that Ray's processes are shut down.
+    with ctrl_c_exits_at_once(INTERRUPTED) if workers is None else nullcontext():
+        try:
+            engine_player = loading.load_player(kind, weights, value_weights, rollout,
+                                                args.resign_threshold, config, log,
+                                                temperature=args.temperature, device=device,
+                                                runtime=runtime, cluster=workers)
+        except Exception as exc:   # NetworkLoadError, or torch failing on a strange file
+            log(f'goengine: error: cannot load network: {exc}')
+            log('goengine: pass --weights FILE, or --weights none for a random test player')
+            return 2
     if args.mixing is not None and args.mixing < 1 and engine_player.value_eval is None:
         log(f'goengine: --lambda {args.mixing} needs a value network (--value-weights FILE, '
             'or a four-headed --weights file)')

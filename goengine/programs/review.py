@@ -284,9 +284,11 @@ def main(argv=None):
         return 2
     from goengine.nn import int8, netfile
     from goengine.programs import loading
+    from goengine.programs.interrupt import ctrl_c_exits_at_once
     try:
-        loaded = loading.load_search(args, lambda message: print(message, file=sys.stderr),
-                                     player_log=lambda message: None)
+        with ctrl_c_exits_at_once('goengine-review: interrupted'):
+            loaded = loading.load_search(args, lambda message: print(message, file=sys.stderr),
+                                         player_log=lambda message: None)
     except (netfile.NetworkLoadError, int8.Int8Error) as exc:
         print(f'goengine-review: {exc}', file=sys.stderr)
         return 1

@@ -10,7 +10,8 @@ import pytest
 torch = pytest.importorskip('torch')
 
 from goengine.nn import backends, int8, netfile, on_planes
-from goengine.nn.inference import AMX, AVX512_BF16, NO_BF16, NetworkEvaluator
+from goengine.nn.inference import (AMX, AVX512_BF16, NO_BF16, NetworkEvaluator,
+                                   int8_sums_are_exact)
 from goengine.nn.nets import HeadsNet
 from tests.test_backends import game_boards, game_positions
 
@@ -47,6 +48,18 @@ def test_auto_takes_the_cpu_kinds_precisions_in_order_each_the_fallback_of_the_l
     assert str(backends.pick_runtime('int8', 'onnxruntime')) == 'onnxruntime int8'
     # by name there is no fallback: a network without its int8 file is an error
     assert backends.pick_runtime('int8').fallback is None
+
+
+def test_int8_by_name_on_a_cpu_without_vnni_says_its_value_drifts(monkeypatch):
+    every_runtime_installed(monkeypatch, NO_BF16)
+    for exact, warned in ((True, 0), (False, 1)):
+        monkeypatch.setattr(backends, 'int8_sums_are_exact', lambda: exact)
+        lines = []
+        assert str(backends.pick_runtime('int8', log=lines.append)) == 'openvino int8'
+        assert len(lines) == warned and all('no VNNI' in line for line in lines)
+        lines.clear()
+        backends.pick_runtime('fp32', log=lines.append)
+        assert lines == []
 
 
 def test_a_pair_that_cannot_run_is_one_clear_error(monkeypatch):
@@ -124,7 +137,9 @@ def test_the_shipped_int8_files_are_made_from_the_shipped_networks():
 @pytest.mark.parametrize('backend', INT8_RUNTIMES)
 def test_int8_reads_real_positions_as_fp32_does(backend):
     """The shipped small network in int8 on positions of a real game: most top moves
-    alike, values and leads close, on each int8 runtime installed."""
+    alike, values and leads close, on each int8 runtime installed. Without VNNI the
+    runtimes' 16-bit sums saturate and the value drifts further (docs/DECISIONS.md,
+    'int8 without VNNI')."""
     model = netfile.load_network(str(REPO / 'weights/heads-k96.pt'))
     reference = NetworkEvaluator(model, use_bf16=False, threads=1)
     quantized = backends.make_evaluator(model, backends.Runtime(backend, 'int8'), threads=1,
@@ -135,7 +150,7 @@ def test_int8_reads_real_positions_as_fp32_does(backend):
             == on_planes.logits(reference, planes).argmax(1))
     assert same.mean() >= 0.85, same.mean()
     moved = on_planes.value(quantized, planes) - on_planes.value(reference, planes)
-    assert np.abs(moved).mean() < 0.05
+    assert np.abs(moved).mean() < (0.05 if int8_sums_are_exact() else 0.08)
     boards = game_boards(every=4)
     got, wanted = quantized.evaluate(boards, 7.5), reference.evaluate(boards, 7.5)
     assert np.abs(got.score_lead - wanted.score_lead).mean() < 1.5

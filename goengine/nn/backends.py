@@ -21,7 +21,8 @@ import torch
 from goengine.nn import int8
 from goengine.nn.devices import (AUTO, BACKENDS, BF16, FP32, INT8, ONNXRUNTIME, OPENVINO,
                                  PRECISIONS, TORCH, available_cores, is_cpu)
-from goengine.nn.inference import AMX, AVX512_BF16, NO_BF16, NetworkEvaluator, cpu_kind
+from goengine.nn.inference import (AMX, AVX512_BF16, NO_BF16, NetworkEvaluator, cpu_kind,
+                                   int8_sums_are_exact)
 # The runtimes that compute each precision on the CPU, fastest first as measured
 # (docs/DECISIONS.md, 'backend' and 'int8'): auto takes the first one installed.
 RUNNERS = {FP32: (ONNXRUNTIME, TORCH, OPENVINO), BF16: (TORCH, OPENVINO),
@@ -98,6 +99,9 @@ def pick_runtime(precision=AUTO, backend=AUTO, device='cpu', log=None):
         raise BackendError(f'backend {backend}: the {" and ".join(PACKAGES[backend])} '
                            f'packages are not installed (make setup installs them)')
     if precision != AUTO:
+        if precision == INT8 and log and not int8_sums_are_exact():
+            log('goengine: this CPU has no VNNI: int8 sums saturate and the value drifts; '
+                'fp32 or bf16 reads it better (docs/DECISIONS.md, "int8 without VNNI")')
         return Runtime(_runner(precision, backend, log), precision, cpu=cpu_kind())
     usable = [choice for choice in DEFAULT_CPU_PRECISIONS[cpu_kind()] if _runs(choice, backend)]
     if not usable:

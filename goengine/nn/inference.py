@@ -34,6 +34,14 @@ def bf16_is_fast():
         return bool({'avx512_bf16', 'amx_bf16'} & _cpu_flags())
 
 
+@functools.cache
+def int8_sums_are_exact():
+    """Whether this CPU multiplies int8 by VNNI or AMX, summing into 32 bits. Without
+    either the runtimes sum pairs of uint8 x int8 products into 16 bits, which saturate:
+    the network's value drifts (docs/DECISIONS.md, 'int8 without VNNI')."""
+    return bool({'avx512_vnni', 'avx_vnni', 'amx_int8'} & _cpu_flags())
+
+
 def _cpu_flags():
     """The CPU's feature flags as Linux lists them (empty where it does not)."""
     try:

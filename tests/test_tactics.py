@@ -134,3 +134,16 @@ def test_a_lost_game_gives_the_group_it_lost_as_a_problem(tmp_path):
     assert 'loadsgf positions.sgfs:1\n' in (tmp_path / 'suite.tst').read_text()
     record = sgffile.parse_game(text)
     assert len(record.moves) == 276 and record.setup_black          # the position, stones and all
+
+
+GAME1 = REPO / 'tests' / 'tactics' / 'fights' / 'game1-2026-12-04.sgf'
+
+
+@needs_gnugo
+def test_the_fight_check_judges_the_game_one_group_as_gnu_gos_owl_does():
+    """tools/fight_check.py's judge: before move 119 of game 1 only S17 saves K17 (GNU Go's
+    owl at level 10); after G12, which the engine once played, White kills it."""
+    fight_check = tool("fight_check")
+    game = [('b', 'G13'), ('w', 'H12')]
+    assert fight_check.judged(str(GAME1), 117, game + [('b', 'S17')], 'K17', False, GNUGO)
+    assert not fight_check.judged(str(GAME1), 117, game + [('b', 'G12')], 'K17', False, GNUGO)

@@ -147,3 +147,26 @@ def test_the_fight_check_judges_the_game_one_group_as_gnu_gos_owl_does():
     game = [('b', 'G13'), ('w', 'H12')]
     assert fight_check.judged(str(GAME1), 117, game + [('b', 'S17')], 'K17', False, GNUGO)
     assert not fight_check.judged(str(GAME1), 117, game + [('b', 'G12')], 'K17', False, GNUGO)
+
+
+def test_add_appends_another_runs_problems_from_games_not_in_the_suite_yet(tmp_path):
+    """tactics_suite --add: two runs of the maker beside each other become one suite, one
+    problem a game, each problem with its own position line."""
+    Entry, groups = tactics_suite.Entry, tactics_suite.GROUPS
+
+    def run(folder, problems):
+        folder.mkdir()
+        entries = [Entry(BLACK, 'kill', 'D4', 6, ['C3'], game, 100 + i, '')
+                   for i, game in enumerate(problems)]
+        (folder / 'positions.sgfs').write_text(''.join(f'(;SZ[19]C[{g}])\n' for g in problems))
+        tactics_suite.write_suite(str(folder), entries, 'held-out games', groups, False)
+
+    run(tmp_path / 'a', ['g1', 'g2'])
+    run(tmp_path / 'b', ['g2', 'g3', 'g4'])
+    tactics_suite.main(['--out', str(tmp_path / 'a'), '--add', str(tmp_path / 'b')])
+    merged = tactics_suite.read_entries(str(tmp_path / 'a'))
+    assert [(e.game_name, e.number) for e in merged] == [('g1', 100), ('g2', 101),
+                                                        ('g3', 101), ('g4', 102)]
+    lines = (tmp_path / 'a' / 'positions.sgfs').read_text().splitlines()
+    assert lines == ['(;SZ[19]C[g1])', '(;SZ[19]C[g2])', '(;SZ[19]C[g3])', '(;SZ[19]C[g4])']
+    assert 'from held-out games;' in (tmp_path / 'a' / 'suite.tst').read_text()

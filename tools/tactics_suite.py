@@ -35,6 +35,8 @@ tools/regress.py runs against any GTP engine (FILE:N is game N of the collection
         --moves 40- docs/matches/2026-11.tar/2026-11-25-gnugo10-handicap5-zen4:7 ...   # a match record's game 7
     .venv/bin/python tools/tactics_suite.py --groups --min-stones 6 --problems 150 \\
         --out tests/tactics/groups --resume                        # life and death, held-out games
+    .venv/bin/python tools/tactics_suite.py --out tests/tactics/groups --add runs/groups-seed2
+                                      # the problems a second run (--seed 2) found, appended
 
 The suite is written again after every problem found; `--resume` goes on from the
 problems already in the folder (the positions are drawn in the same order, so it skips
@@ -291,6 +293,33 @@ def read_entries(folder):
     return entries
 
 
+def suite_source(folder):
+    """Where a suite's problems came from, as its first comment lines say it."""
+    text = open(os.path.join(folder, SUITE)).read()
+    return text.split(" from ", 1)[1].split(";\n# answers from ", 1)[0]
+
+
+def add_problems(folder, other):
+    """Append to `folder`'s suite the problems of the suite in `other` whose games `folder`
+    has no problem from (one problem a game), positions and all."""
+    entries, added = read_entries(folder), read_entries(other)
+    if not entries or not added:
+        raise SystemExit(f"tactics_suite: --add needs problems in both {folder} and {other}")
+    kind = READING_OF_TASK[entries[0].task]
+    lines = open(os.path.join(folder, POSITIONS)).read().splitlines()[:len(entries)]
+    theirs = open(os.path.join(other, POSITIONS)).read().splitlines()
+    games = {e.game_name for e in entries}
+    for entry, line in zip(added, theirs):
+        if entry.game_name not in games and READING_OF_TASK[entry.task] is kind:
+            games.add(entry.game_name)
+            entries.append(entry)
+            lines.append(line)
+    with open(os.path.join(folder, POSITIONS), "w") as f:
+        f.write("\n".join(lines) + "\n")
+    write_suite(folder, entries, suite_source(folder), kind, any(e.played for e in entries))
+    print(f"{len(entries)} problems -> {os.path.join(folder, SUITE)}")
+
+
 def main(argv=None):
     parser = argparse.ArgumentParser(description=__doc__.split("\n")[0], epilog=__doc__,
                                      formatter_class=argparse.RawDescriptionHelpFormatter)
@@ -317,8 +346,13 @@ def main(argv=None):
     parser.add_argument("--moves", type=move_range, default=(1, None),
                         help="with games: FIRST-LAST or FIRST- (default: every move)")
     parser.add_argument("--gnugo", default=GNUGO)
+    parser.add_argument("--add", metavar="FOLDER",
+                        help="append the problems of another run of this tool (another --seed, "
+                             "run beside this one) whose games --out has none of, and stop")
     args = parser.parse_args(argv)
     os.makedirs(args.out, exist_ok=True)
+    if args.add:
+        return add_problems(args.out, args.add)
     if args.games:
         kind, positions = GROUPS, game_positions(args)
         source = ("positions of match\n# games" if args.keep_solved else

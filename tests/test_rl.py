@@ -4,10 +4,12 @@ checkpoints (training/rl_*.py), and the Ray driver (tools/selfplay_rl.py)."""
 import argparse
 import copy
 import os
+import re
 import signal
 import subprocess
 import sys
 import time
+from pathlib import Path
 
 import numpy as np
 import pytest
@@ -23,6 +25,7 @@ from training.rl_learner import (Learner, RLSettings, RunError, backward_in_chun
                                  training_positions)
 from tests.programs import TOOLS, tool                   # noqa: E402
 
+GAMES = Path(__file__).resolve().parent / 'games'   # openings: the test games' first moves
 
 @pytest.fixture
 def tiny(tmp_path):
@@ -437,3 +440,42 @@ def test_ray_workers_make_the_value_shard_the_processes_make(tiny, tmp_path, loc
     (ray_records, _), (local_records, _) = shard_of(on_ray, 1), shard_of(local, 1)
     for name in ray_records:
         assert np.array_equal(ray_records[name], local_records[name]), name
+
+
+def test_games_from_openings_start_there_and_train_only_on_the_policies_own_moves(tiny):
+    """play_games' openings: games 2k and 2k+1 share the k-th, one with each colour; the
+    policy gradient never takes an opening's move as the current policy's."""
+    policy = NetworkEvaluator(netfile.load_network(tiny), threads=0)
+    openings = [[40, 41, 30], [10, 20, 30, 50]]
+    games = play_games(policy, policy, 4, seed=3, size=9, openings=openings)
+    for game, opening in zip(games, [openings[0], openings[0], openings[1], openings[1]]):
+        assert game.moves[:len(opening)] == opening and game.start == len(opening)
+        assert [b.move_number for b, _ in current_moves(game)][0] >= len(opening)
+    assert [g.current for g in games] == [BLACK, WHITE, BLACK, WHITE]
+
+
+def test_greedy_games_are_the_policies_most_probable_moves(tiny):
+    policy = NetworkEvaluator(netfile.load_network(tiny), threads=0)
+    first, second = (play_games(policy, policy, 2, seed=s, size=9, temperature=0.0)
+                     for s in (1, 2))
+    assert [g.moves for g in first] == [g.moves for g in second]     # no sampling at all
+    board = Board(9, 7.5, superko=False)
+    logits = policy.evaluate([board], 7.5).policy_logits[0]
+    assert first[0].moves[0] == int(np.argmax(logits))
+
+
+def test_the_judge_plays_four_ways_and_says_each_with_its_interval(tmp_path, capsys):
+    torch.manual_seed(0)
+    paths = [tmp_path / f'{name}.pt' for name in ('rl', 'sl')]
+    for path in paths:
+        netfile.save_network(path, nets.HeadsNet(filters=4, layers=2, board_size=19), half=False)
+    rl_judge = tool('rl_judge')
+    assert rl_judge.main(['--weights', str(paths[0]), '--against', str(paths[1]), '--games', '2',
+                          '--openings', str(GAMES), '--opening-moves', '10']) == 0
+    lines = capsys.readouterr().out.splitlines()
+    assert [line.split(':')[0] for line in lines] == [
+        'from the empty board, T = 1', 'from the empty board, greedy',
+        'from 10-move openings, T = 1', 'from 10-move openings, greedy']
+    assert all(re.search(r'won \d of 2 \(\d+\.\d %, Wilson \d+\.\d-\d+\.\d %', line)
+               for line in lines)
+    assert rl_judge.main(['--weights', str(tmp_path / 'none.pt')]) == 2

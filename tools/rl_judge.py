@@ -1,0 +1,81 @@
+#!/usr/bin/env python3
+"""An RL network against the network its run started from, four ways, as the run plays.
+
+The games are the RL stage's own (training/rl_games.py: both policies sampled over the
+sensible moves, one batched network call a step, played out and counted by area), so a
+checkpoint is judged in minutes: from the empty board, where a user's game begins, and
+from the first moves of held-out games, each at T = 1 and greedy. Greedy from the empty
+board is two games, one with each colour, whatever --games says: both players are then
+deterministic. A checkpoint of a run is judged by exporting it first (selfplay_rl.py
+--export). tools/match.py, which plays through GTP and lets GNU Go count, is the judge of
+what ships.
+
+    .venv/bin/python tools/rl_judge.py --weights weights/rl.pt --against weights/heads-k96.pt
+    .venv/bin/python tools/selfplay_rl.py --run-dir runs/rl --export runs/rl-now.pt && \\
+        .venv/bin/python tools/rl_judge.py --weights runs/rl-now.pt --games 400
+
+One line a way: `from the empty board, T = 1: won W of N (P %, Wilson L-H %)`.
+"""
+
+import argparse
+import sys
+import time
+
+import torch
+
+import _checkout  # noqa: F401  (this checkout's packages first)
+from goengine.nn import netfile
+from goengine.nn.inference import NetworkEvaluator
+from harness.openings import load_openings
+from harness.stats import wilson_interval
+from training.dataset import HELD_OUT_FILE
+from training.rl_games import play_games
+
+
+def judge(current, start, games, seed, temperature, openings, komi):
+    """(won, played) of `current` against `start` (evaluators) in `games` games."""
+    played = play_games(current, start, games, seed, komi=komi, temperature=temperature,
+                        openings=openings)
+    return sum(g.winner == g.current for g in played), len(played)
+
+
+def main(argv=None):
+    p = argparse.ArgumentParser(description=__doc__.split("\n")[0], epilog=__doc__,
+                                formatter_class=argparse.RawDescriptionHelpFormatter)
+    p.add_argument("--weights", default="weights/rl.pt", help="the RL network")
+    p.add_argument("--against", default="weights/heads-k96.pt",
+                   help="the network its run started from")
+    p.add_argument("--games", type=int, default=200, help="games a way (even)")
+    p.add_argument("--openings", default=HELD_OUT_FILE,
+                   help="games whose first moves start the games from openings")
+    p.add_argument("--opening-moves", type=int, default=20)
+    p.add_argument("--komi", type=float, default=7.5)
+    p.add_argument("--seed", type=int, default=1)
+    p.add_argument("--threads", type=int, default=0, help="torch threads (0: every core)")
+    args = p.parse_args(argv)
+    if args.threads:
+        torch.set_num_threads(args.threads)
+    try:
+        current, start = (NetworkEvaluator(netfile.load_network(path), threads=args.threads)
+                          for path in (args.weights, args.against))
+        openings = [[move for _, move in moves] for moves in
+                    load_openings(args.openings, args.opening_moves, count=args.games // 2)]
+    except (netfile.NetworkLoadError, OSError, ValueError) as exc:
+        print(f"rl_judge: {exc}", file=sys.stderr)
+        return 2
+    ways = (("from the empty board, T = 1", 1.0, (), args.games),
+            ("from the empty board, greedy", 0.0, (), 2),
+            (f"from {args.opening_moves}-move openings, T = 1", 1.0, openings, args.games),
+            (f"from {args.opening_moves}-move openings, greedy", 0.0, openings, args.games))
+    for name, temperature, starts, games in ways:
+        began = time.monotonic()
+        won, played = judge(current, start, games, args.seed, temperature, starts, args.komi)
+        low, high = wilson_interval(won, played)
+        print(f"{name}: won {won} of {played} ({100 * won / played:.1f} %, Wilson "
+              f"{100 * low:.1f}-{100 * high:.1f} %; {time.monotonic() - began:.0f} s)",
+              flush=True)
+    return 0
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())

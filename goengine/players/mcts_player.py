@@ -32,6 +32,7 @@ class MCTSPlayer(Player):
     def __init__(self, policy_eval=None, value_eval=None, rollout=None, config=None,
                  resign_threshold=None, log=None, scorer=None, cluster=None):
         self.config = config or SearchConfig()
+        self.dead_group_doubt = self.config.dead_group_doubt
         rule = ResignRule() if resign_threshold is None else ResignRule(resign_threshold)
         self.decision = Decision(rule)
         # cluster: the workers of the distributed search (goengine.programs.cluster.Workers)
@@ -53,8 +54,12 @@ class MCTSPlayer(Player):
         seconds, up to their maximum while the search is unsure, less once the move is
         decided (genmove's; a review's spends its whole time)."""
         start = time.monotonic()
+        refused = self.dead_group_fillers(game, color)
+        if refused and self.verbose:
+            self.log(f'goengine: not adding stones to a dead group: {len(refused)} moves')
         reused = self.search.set_position(game, color, dynamic_komi=color == WHITE,
-                                          refuse_pass=self.refuses_pass(game, color, cleanup))
+                                          refuse_pass=self.refuses_pass(game, color, cleanup),
+                                          refused=refused)
         self.search.run(limits, report=report, interval=interval,
                         stop_when_decided=self.config.stop_when_decided and not full)
         elapsed = time.monotonic() - start

@@ -14,8 +14,10 @@ import time
 import numpy as np
 
 from goengine.game.moves import RESIGN, MoveInfo, SearchResult  # noqa: F401  (the answers)
+from goengine.players import dead_groups
 from goengine.players.decision import Decision, opponent_passed, sensible_mask
 from goengine.rollout import scoring
+from goengine.search.config import SearchConfig
 
 
 def cut_lost_ladders(board, color, probs, cap):
@@ -53,6 +55,7 @@ class Player:
     value_eval = None              # the value network's evaluator, where the player has one
     answers = None                 # what its networks say (players.heads.NetworkAnswers)
     verbose = False                # --verbose: the decision logs why at each branch
+    dead_group_doubt = SearchConfig.dead_group_doubt   # the search's rule, the same for all
 
     def log(self, line):
         print(line, file=sys.stderr, flush=True)
@@ -83,6 +86,7 @@ class Player:
         player's own order, `ranking`), the value network's win rate; its candidates
         where they are shown (`full`, or a `report`, called once)."""
         mask = sensible_mask(game.board_for(color), color)
+        mask[self.dead_group_fillers(game, color)] = False
         probs = self.policy(game, color)
         if probs is None:
             probs = mask.astype(np.float32)
@@ -95,6 +99,18 @@ class Player:
         if report is not None:
             report(result)
         return result
+
+    def dead_group_fillers(self, game, color):
+        """The moves that only add a stone to a group of `color`'s that the ownership head
+        and the rollouts' count both call dead beyond doubt (players.dead_groups): never
+        played. The rollouts are asked only where the head finds such a group; a player
+        without an ownership head has no such moves."""
+        head = self.network_ownership(game, color)
+        board = game.board_for(color)
+        if head is None or not dead_groups.dead_chains(board, color, head, self.dead_group_doubt):
+            return []
+        playouts = self.scorer.ownership(board, playouts=dead_groups.PLAYOUTS)
+        return dead_groups.dead_group_fillers(board, color, [head, playouts], self.dead_group_doubt)
 
     def ranking(self, probs, mask):
         """The sensible moves from most to least probable (ties: the lower point first)."""

@@ -334,8 +334,10 @@ class Scorer:
     def __init__(self, rollout=None, playouts=DEFAULT_PLAYOUTS):
         self.rollout, self.playouts = rollout, playouts
 
-    def ownership(self, board, seed=0):
-        return ownership(board, self.playouts, seed, self.rollout)
+    def ownership(self, board, seed=0, playouts=None):
+        """The playouts' mean owner of each point (module ownership): the scorer's number
+        of playouts, or `playouts`."""
+        return ownership(board, playouts or self.playouts, seed, self.rollout)
 
     def stone_status(self, board):
         """(dead, seki) stone points (module stone_status)."""

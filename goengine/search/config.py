@@ -66,6 +66,11 @@ class SearchConfig:
     ladder_min_stones: int = 5   # a leaf's value is read with chains of this many stones that
                                  # the ladder captures taken off (Board.without_dead_ladders); 0: off
                                  # (docs/DECISIONS.md, 'dead ladders')
+    dead_group_doubt: float = 0.9  # a chain of the mover's that the rollouts' count and the
+                                 # ownership head both give the opponent by at least this
+                                 # (mean over its stones) is dead beyond doubt: the root never
+                                 # adds a stone to it (players/dead_groups.py); above 1: off
+                                 # (docs/DECISIONS.md, 'dead groups')
     zero_settle_wait: float = 0.2  # zero search: longest wait (s) after the stop for the leaves
                                  # still with the network, before their virtual loss is undone
     root_policy_wait: float = 0.5  # longest wait (s) for the root's SL priors before searching,
@@ -127,6 +132,8 @@ class SearchConfig:
             raise ValueError('ladder_min_stones must be >= 0')
         if not 0.0 <= self.lost_ladder_prior <= 1.0:
             raise ValueError('lost_ladder_prior must be in [0, 1]')
+        if not self.dead_group_doubt > 0:
+            raise ValueError('dead_group_doubt must be > 0')
         if self.adapt_period <= 0 or self.resign_min_visits < 0:
             raise ValueError('need adapt_period > 0 and resign_min_visits >= 0')
         if self.score_utility < 0 or self.score_utility_scale <= 0:

@@ -136,7 +136,8 @@ class Search:
         """The next position starts a fresh tree (the analysis engine's clear_cache)."""
         self.root_key = None
 
-    def set_position(self, game, color, dynamic_komi=False, refuse_pass=False, barred=None):
+    def set_position(self, game, color, dynamic_komi=False, refuse_pass=False, barred=None,
+                     refused=()):
         """Point the root at `game` with `color` to move, reusing the subtree of
         the moves played since the last root when possible. Returns True if the
         tree was reused.
@@ -145,6 +146,8 @@ class Search:
         Decision.refuses_pass: cleanup, and the first half of the game).
         barred: {(colour, move): plies} that colour may not play within that many plies
         below the root (analysis's avoid and allow; Tree.restrict); None: none.
+        refused: moves the root may not play (the player's dead-group fillers), unless
+        nothing but a pass would be left.
         dynamic_komi: White gives handicap and plays here, so its rollouts count
         with config.dynamic_komi() extra points (the win rates and scores reported,
         and the resign rule's, are the true count's).
@@ -166,7 +169,7 @@ class Search:
         if not self.tree.prepare_root(*serves):       # pool full even after reuse
             self.tree.reset(board)
             self.tree.prepare_root(*serves)
-        self.tree.forbid(self._forbidden(board, color, refuse_pass))
+        self.tree.forbid(self._forbidden(board, color, refuse_pass, refused))
         self.tree.restrict(barred or {})
         return reused
 
@@ -182,14 +185,17 @@ class Search:
             expected = 3 - expected
         return expected == color
 
-    def _forbidden(self, board, color, refuse_pass):
-        """Root moves the real rules forbid (superko), and pass when it is refused."""
-        children = self.tree.children()
-        banned = [int(m) for m in children['move'] if m != PASS and not board.is_legal(int(m), color)]
-        others = len(children['move']) - len(banned) - 1
-        if others > 0 and refuse_pass:
-            banned.append(PASS)
-        return banned
+    def _forbidden(self, board, color, refuse_pass, refused=()):
+        """Root moves the real rules forbid (superko); the `refused` ones too while another
+        legal move is left; and pass, when it is refused, while any move is left."""
+        moves = [int(m) for m in self.tree.children()['move'] if m != PASS]
+        banned = {m for m in moves if not board.is_legal(m, color)}
+        refused = set(refused) - banned
+        if any(m not in banned and m not in refused for m in moves):
+            banned |= refused
+        if refuse_pass and len(banned) < len(moves):
+            banned.add(PASS)
+        return sorted(banned)
 
     # -- thinking -----------------------------------------------------------
 

@@ -26,6 +26,8 @@ LOSSES = REPO / 'tests' / 'tactics' / 'losses' / 'suite.tst'    # groups our los
 LOSS_PROBLEMS = 4
 LOSSES_K96 = REPO / 'tests' / 'tactics' / 'losses-k96' / 'suite.tst'   # the k=96 engine's
 LOSS_K96_PROBLEMS = 7
+GROUPS = REPO / 'tests' / 'tactics' / 'groups' / 'suite.tst'   # life and death, held-out games
+GROUP_PROBLEMS = 29     # growing towards 150 (tools/tactics_suite.py --resume)
 GNUGO = shutil.which('gnugo') or '/usr/games/gnugo'
 needs_gnugo = pytest.mark.skipif(not Path(GNUGO).exists(), reason='GNU Go is not installed')
 
@@ -47,7 +49,8 @@ def test_the_runner_reads_gogui_regression_files(tmp_path):
 
 
 @pytest.mark.parametrize('suite, problems', [(SUITE, 60), (LOSSES, LOSS_PROBLEMS),
-                                             (LOSSES_K96, LOSS_K96_PROBLEMS)])
+                                             (LOSSES_K96, LOSS_K96_PROBLEMS),
+                                             (GROUPS, GROUP_PROBLEMS)])
 def test_every_problem_loads_and_its_answers_are_legal(suite, problems):
     tests = regress.read_suite(suite)
     assert len(tests) == problems
@@ -63,7 +66,8 @@ def test_every_problem_loads_and_its_answers_are_legal(suite, problems):
 
 
 @needs_gnugo
-@pytest.mark.parametrize('suite, every', [(SUITE, 12), (LOSSES, 1), (LOSSES_K96, 2)])
+@pytest.mark.parametrize('suite, every', [(SUITE, 12), (LOSSES, 1), (LOSSES_K96, 2),
+                                          (GROUPS, 6)])
 def test_gnu_go_reading_confirms_a_sample_of_answers(suite, every):
     """The oracle again, independently of how the suite was made: after each accepted
     answer GNU Go must find the target settled, a string by its tactical reading, a
@@ -170,3 +174,19 @@ def test_add_appends_another_runs_problems_from_games_not_in_the_suite_yet(tmp_p
     lines = (tmp_path / 'a' / 'positions.sgfs').read_text().splitlines()
     assert lines == ['(;SZ[19]C[g1])', '(;SZ[19]C[g2])', '(;SZ[19]C[g3])', '(;SZ[19]C[g4])']
     assert 'from held-out games;' in (tmp_path / 'a' / 'suite.tst').read_text()
+
+
+def test_two_runs_write_one_suite_each_problem_once_and_each_seed_s_progress(tmp_path):
+    """tactics_suite's add_problem: a problem is appended to the suite as it is on disk (the
+    other run may have written since), once a game, and the seed's progress is kept."""
+    folder = str(tmp_path)
+    Entry, groups = tactics_suite.Entry, tactics_suite.GROUPS
+    by_game = lambda e: e.game_name                                    # noqa: E731
+    for seed, game, examined in ((1, 'g1', 10), (2, 'g2', 7), (2, 'g1', 9), (1, 'g3', 30)):
+        entry = Entry(WHITE, 'live', 'D4', 6, ['C3'], game, examined, '')
+        tactics_suite.add_problem(folder, entry, f'(;C[{game} {seed}])', by_game,
+                                  'held-out games', groups, False, seed, examined)
+    entries, lines = tactics_suite.read_folder(folder)
+    assert [e.game_name for e in entries] == ['g1', 'g2', 'g3']
+    assert lines == ['(;C[g1 1])', '(;C[g2 2])', '(;C[g3 1])']
+    assert tactics_suite.read_progress(folder) == {1: 30, 2: 9}

@@ -35,15 +35,21 @@ tools/regress.py runs against any GTP engine (FILE:N is game N of the collection
         --moves 40- docs/matches/2026-11.tar/2026-11-25-gnugo10-handicap5-zen4:7 ...   # a match record's game 7
     .venv/bin/python tools/tactics_suite.py --groups --min-stones 6 --problems 150 \\
         --out tests/tactics/groups --resume                        # life and death, held-out games
-    .venv/bin/python tools/tactics_suite.py --out tests/tactics/groups --add runs/groups-seed2
-                                      # the problems a second run (--seed 2) found, appended
+    .venv/bin/python tools/tactics_suite.py --out tests/tactics/groups --add FOLDER
+                                      # the problems of a run made elsewhere, appended
 
-The suite is written again after every problem found; `--resume` goes on from the
-problems already in the folder (the positions are drawn in the same order, so it skips
-to the last one and continues), for a run stopped part way.
+The suite is written again after every problem found, and progress.tsv beside it says how
+many positions the run of each --seed has examined: `--resume` goes on from there (the
+positions are drawn in the same order), for a run stopped part way. Runs of two seeds may
+write one folder at once (a lock file keeps them apart), one problem a game between them:
+
+    .venv/bin/python tools/tactics_suite.py --groups --min-stones 6 --problems 150 \\
+        --out tests/tactics/groups --resume --seed 2                # beside the run above
 """
 
 import argparse
+import contextlib
+import fcntl
 import os
 import re
 from pathlib import Path
@@ -293,6 +299,60 @@ def read_entries(folder):
     return entries
 
 
+PROGRESS = "progress.tsv"   # a line a seed: the positions its runs have examined
+
+
+@contextlib.contextmanager
+def locked(folder):
+    """The suite in `folder` to one maker at a time: two runs (two --seed) may write it."""
+    with open(os.path.join(folder, ".lock"), "w") as lock:
+        fcntl.flock(lock, fcntl.LOCK_EX)
+        try:
+            yield
+        finally:
+            fcntl.flock(lock, fcntl.LOCK_UN)
+
+
+def read_progress(folder):
+    """{seed: positions examined} of the runs that wrote `folder`."""
+    path = os.path.join(folder, PROGRESS)
+    if not os.path.exists(path):
+        return {}
+    rows = (line.split("\t") for line in open(path).read().splitlines() if line.strip())
+    return {int(seed): int(examined) for seed, examined in rows}
+
+
+def write_progress(folder, progress):
+    with open(os.path.join(folder, PROGRESS), "w") as f:
+        f.write("".join(f"{seed}\t{n}\n" for seed, n in sorted(progress.items())))
+
+
+def read_folder(folder):
+    """(entries, position lines) of the suite in `folder`; empty where there is none."""
+    entries = read_entries(folder)
+    path = os.path.join(folder, POSITIONS)
+    lines = open(path).read().splitlines()[:len(entries)] if os.path.exists(path) else []
+    return entries, lines
+
+
+def add_problem(folder, entry, line, key, source, kind, with_played, seed, examined):
+    """Append one problem to the suite in `folder` as it is on disk now (another run may
+    have added to it), unless a problem of the same `key` is there; record how far this
+    seed's run has come. Returns the suite's problems."""
+    with locked(folder):
+        entries, lines = read_folder(folder)
+        if key(entry) not in {key(e) for e in entries}:
+            entries.append(entry)
+            lines.append(line)
+        with open(os.path.join(folder, POSITIONS), "w") as f:
+            f.write("\n".join(lines) + "\n")
+        write_suite(folder, entries, source, kind, with_played)
+        progress = read_progress(folder)
+        progress[seed] = examined
+        write_progress(folder, progress)
+    return entries
+
+
 def suite_source(folder):
     """Where a suite's problems came from, as its first comment lines say it."""
     text = open(os.path.join(folder, SUITE)).read()
@@ -301,7 +361,7 @@ def suite_source(folder):
 
 def add_problems(folder, other):
     """Append to `folder`'s suite the problems of the suite in `other` whose games `folder`
-    has no problem from (one problem a game), positions and all."""
+    has no problem from (one problem a game), positions and all, and its progress."""
     entries, added = read_entries(folder), read_entries(other)
     if not entries or not added:
         raise SystemExit(f"tactics_suite: --add needs problems in both {folder} and {other}")
@@ -317,6 +377,10 @@ def add_problems(folder, other):
     with open(os.path.join(folder, POSITIONS), "w") as f:
         f.write("\n".join(lines) + "\n")
     write_suite(folder, entries, suite_source(folder), kind, any(e.played for e in entries))
+    progress = read_progress(folder)
+    for seed, examined in read_progress(other).items():
+        progress[seed] = max(examined, progress.get(seed, 0))
+    write_progress(folder, progress)
     print(f"{len(entries)} problems -> {os.path.join(folder, SUITE)}")
 
 
@@ -339,7 +403,8 @@ def main(argv=None):
     parser.add_argument("--keep-solved", action="store_true",
                         help="with games: keep problems whose answer the game played")
     parser.add_argument("--resume", action="store_true",
-                        help="go on from the problems already in --out")
+                        help="go on from the problems already in --out, and from the "
+                             "positions this --seed's runs examined (progress.tsv)")
     parser.add_argument("--seed", type=int, default=1)
     parser.add_argument("--color", choices=("b", "w", "both"), default="w",
                         help="with games: the side whose moves are problems (default w)")
@@ -347,8 +412,8 @@ def main(argv=None):
                         help="with games: FIRST-LAST or FIRST- (default: every move)")
     parser.add_argument("--gnugo", default=GNUGO)
     parser.add_argument("--add", metavar="FOLDER",
-                        help="append the problems of another run of this tool (another --seed, "
-                             "run beside this one) whose games --out has none of, and stop")
+                        help="append the problems of a suite this tool made in another folder "
+                             "(another --seed) whose games --out has none of, and stop")
     args = parser.parse_args(argv)
     os.makedirs(args.out, exist_ok=True)
     if args.add:
@@ -361,17 +426,27 @@ def main(argv=None):
         kind = GROUPS if args.groups else STRINGS
         positions = held_out_positions(args, np.random.default_rng(args.seed))
         source = "held-out games (tygem-9d-2016-12)"
-    entries = read_entries(args.out) if args.resume else []
-    lines = (open(os.path.join(args.out, POSITIONS)).read().splitlines()[:len(entries)]
-             if entries else [])
-    last = (entries[-1].game_name, entries[-1].number) if entries else None
+    if not args.resume:
+        with locked(args.out):
+            for name in (SUITE, POSITIONS, PROGRESS):
+                if os.path.exists(os.path.join(args.out, name)):
+                    os.remove(os.path.join(args.out, name))
+    entries, _ = read_folder(args.out)
+    skip = read_progress(args.out).get(args.seed)
+    # a folder from before progress.tsv: the positions up to its last problem are done
+    last = (entries[-1].game_name, entries[-1].number) if entries and skip is None else None
+    key = (lambda e: (e.game_name, e.number)) if args.games else (lambda e: e.game_name)
     settled = {}                  # game name -> stones of its problems' targets
+    examined = 0
     gnugo = GnuGo(args.gnugo, ("--level", "10"))
     try:
         for record, number in positions:
             if len(entries) >= args.problems:
                 break
-            if last is not None:  # resuming: the positions up to the last problem are done
+            examined += 1
+            if skip is not None and examined <= skip:
+                continue
+            if last is not None:
                 last = None if (record.name, number) == last else last
                 continue
             problem = problem_at(record, number, gnugo, kind, args.max_answers, args.min_stones)
@@ -385,18 +460,19 @@ def main(argv=None):
             if earlier.intersection(target):
                 continue          # this group is a problem already
             earlier.update(target)
-            lines.append(records.one_line(sgffile.game_to_sgf(game)).decode())
-            entries.append(Entry(color, task, vertex, len(target), good, record.name, number,
-                                 played))
-            with open(os.path.join(args.out, POSITIONS), "w") as f:
-                f.write("\n".join(lines) + "\n")
-            write_suite(args.out, entries, source, kind, bool(args.games))
+            entry = Entry(color, task, vertex, len(target), good, record.name, number, played)
+            line = records.one_line(sgffile.game_to_sgf(game)).decode()
+            entries = add_problem(args.out, entry, line, key, source, kind, bool(args.games),
+                                  args.seed, examined)
             print(f"{POSITIONS}:{len(entries)}: {record.name} before move {number}, "
                   f"{'black' if color == BLACK else 'white'} to {task} {vertex} "
                   f"({len(target)} stones): {' '.join(good)}; played {played}", flush=True)
     finally:
         gnugo.close()
-    write_suite(args.out, entries, source, kind, bool(args.games))
+        with locked(args.out):
+            progress = read_progress(args.out)
+            progress[args.seed] = max(examined, skip or 0)
+            write_progress(args.out, progress)
     print(f"{len(entries)} problems -> {os.path.join(args.out, SUITE)}")
 
 

@@ -99,13 +99,15 @@ def test_the_search_refuses_the_fillers_at_its_root():
     black, white = SURROUNDED
     game = board_of(black, white)
     player = Judged(ownership(white=('e5', 'e6') + white, value=-1.0))
-    assert player.dead_group_fillers(game, BLACK) == gtp('e4')
+    head = player.network_ownership(game, BLACK)
+    assert player.dead_group_fillers(game, BLACK, head) == gtp('e4')
     player.think(game, BLACK, SearchLimits(playouts=300))
     children = player.search.tree.children()
     refused = children['forbidden'][children['move'] == gtp('e4')[0]]
     assert list(refused) == [True] and children['forbidden'].sum() >= 1
     assert player.search.result().ranked[0] != gtp('e4')[0]
-    assert Judged(player.own, dead_group_doubt=2.0).dead_group_fillers(game, BLACK) == []
+    off = Judged(player.own, dead_group_doubt=2.0)
+    assert off.dead_group_fillers(game, BLACK, player.own) == []
 
 
 def test_a_player_without_a_search_never_ranks_a_filler():
@@ -121,7 +123,8 @@ def test_a_player_without_a_search_never_ranks_a_filler():
     from goengine.rollout.scoring import Scorer
     player = Simple(scorer=Scorer())
     player.scorer.ownership = lambda board, seed=0, playouts=None: own
-    assert player.dead_group_fillers(game, BLACK) == gtp('e4')
+    head = player.network_ownership(game, BLACK)
+    assert player.dead_group_fillers(game, BLACK, head) == gtp('e4')
     played = set()
     for seed in range(400):     # one random sensible move of about 70 each time
         player.rng.seed(seed)

@@ -70,7 +70,8 @@ def main(argv=None):
                     continue
                 color, played = record.moves[number - 1]
                 seen += 1
-                fillers = player.dead_group_fillers(game, color)
+                head = player.network_ownership(game, color)
+                fillers = player.dead_group_fillers(game, color, head)
                 if not fillers:
                     continue
                 dead += 1
@@ -81,8 +82,10 @@ def main(argv=None):
                           for v in gnugo.send("final_status_list dead").split()}
                 agreed += ours <= theirs
                 refused_played += played in fillers
+                verdict = ("agrees" if ours <= theirs else
+                           "calls alive " + " ".join(map(name, sorted(ours - theirs))))
                 print(f"{record.name} before move {number}: {len(ours)} of our stones dead; "
-                      f"GNU Go {'agrees' if ours <= theirs else 'calls alive ' + ' '.join(map(name, sorted(ours - theirs)))}; "
+                      f"GNU Go {verdict}; "
                       f"refused {' '.join(map(name, fillers))}; played {name(played)}"
                       f"{' (refused)' if played in fillers else ''}", flush=True)
     print(f"{time.time() - start:.0f} s")

@@ -3,8 +3,8 @@
 
 The engine loads a game up to a move, runs a few GTP commands as a game would (a genmove, an
 undo, the moves the game went on with, the genmove that is judged), and GNU Go's life and
-death reader at level 10 (`owl_attack` on the target, or `owl_defend` with --kill) is asked about the
-position after the last answer. Each run starts the engine afresh.
+death reader at level 10 (`owl_attack` on the target, or `owl_defend` with --kill) is asked
+about the position after the last answer. Each run starts the engine afresh.
 
     .venv/bin/python tools/fight_check.py tests/tactics/fights/game1-2026-12-04.sgf \\
         --before 117 --commands "genmove b" undo "play b G13" "play w H12" "genmove b" \\

@@ -86,7 +86,7 @@ class Player:
         player's own order, `ranking`), the value network's win rate; its candidates
         where they are shown (`full`, or a `report`, called once)."""
         mask = sensible_mask(game.board_for(color), color)
-        mask[self.dead_group_fillers(game, color)] = False
+        mask[self.dead_group_fillers(game, color, self.network_ownership(game, color))] = False
         probs = self.policy(game, color)
         if probs is None:
             probs = mask.astype(np.float32)
@@ -100,12 +100,11 @@ class Player:
             report(result)
         return result
 
-    def dead_group_fillers(self, game, color):
+    def dead_group_fillers(self, game, color, head):
         """The moves that only add a stone to a group of `color`'s that the ownership head
-        and the rollouts' count both call dead beyond doubt (players.dead_groups): never
-        played. The rollouts are asked only where the head finds such a group; a player
-        without an ownership head has no such moves."""
-        head = self.network_ownership(game, color)
+        (`head`, network_ownership's map) and the rollouts' count both call dead beyond
+        doubt (players.dead_groups): never played. The rollouts are asked only where the
+        head finds such a group; without an ownership head there are no such moves."""
         board = game.board_for(color)
         if head is None or not dead_groups.dead_chains(board, color, head, self.dead_group_doubt):
             return []

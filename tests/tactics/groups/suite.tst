@@ -147,3 +147,328 @@ loadsgf positions.sgfs:29
 29 reg_genmove b
 #? [T4]
 
+# tygem-9d-2016-12.sgfs.gz:4628 before move 56: kill G9 (6 stones)
+loadsgf positions.sgfs:30
+30 reg_genmove w
+#? [J7]
+
+# tygem-9d-2016-12.sgfs.gz:371 before move 94: live P11 (11 stones)
+loadsgf positions.sgfs:31
+31 reg_genmove w
+#? [K9|K10|M11]
+
+# tygem-9d-2016-12.sgfs.gz:4343 before move 110: kill F6 (12 stones)
+loadsgf positions.sgfs:32
+32 reg_genmove w
+#? [C1|E1|G1]
+
+# tygem-9d-2016-12.sgfs.gz:289 before move 60: kill B13 (7 stones)
+loadsgf positions.sgfs:33
+33 reg_genmove w
+#? [F9|F13]
+
+# tygem-9d-2016-12.sgfs.gz:4240 before move 193: kill G19 (38 stones)
+loadsgf positions.sgfs:34
+34 reg_genmove b
+#? [R16]
+
+# tygem-9d-2016-12.sgfs.gz:28 before move 196: kill Q17 (6 stones)
+loadsgf positions.sgfs:35
+35 reg_genmove w
+#? [S17|R18]
+
+# tygem-9d-2016-12.sgfs.gz:3869 before move 124: kill P19 (11 stones)
+loadsgf positions.sgfs:36
+36 reg_genmove w
+#? [M17|M18]
+
+# tygem-9d-2016-12.sgfs.gz:3706 before move 84: kill F18 (9 stones)
+loadsgf positions.sgfs:37
+37 reg_genmove w
+#? [D19|G19]
+
+# tygem-9d-2016-12.sgfs.gz:2445 before move 147: kill F10 (19 stones)
+loadsgf positions.sgfs:38
+38 reg_genmove b
+#? [H7]
+
+# tygem-9d-2016-12.sgfs.gz:2814 before move 157: kill M18 (9 stones)
+loadsgf positions.sgfs:39
+39 reg_genmove b
+#? [J18|N18]
+
+# tygem-9d-2016-12.sgfs.gz:1785 before move 121: kill K12 (7 stones)
+loadsgf positions.sgfs:40
+40 reg_genmove b
+#? [J9|J10|K10]
+
+# tygem-9d-2016-12.sgfs.gz:2045 before move 95: kill D14 (6 stones)
+loadsgf positions.sgfs:41
+41 reg_genmove b
+#? [B10]
+
+# tygem-9d-2016-12.sgfs.gz:910 before move 74: kill O6 (14 stones)
+loadsgf positions.sgfs:42
+42 reg_genmove w
+#? [M7]
+
+# tygem-9d-2016-12.sgfs.gz:4795 before move 119: live N3 (6 stones)
+loadsgf positions.sgfs:43
+43 reg_genmove b
+#? [L1|Q1|K2]
+
+# tygem-9d-2016-12.sgfs.gz:1773 before move 50: kill E12 (10 stones)
+loadsgf positions.sgfs:44
+44 reg_genmove w
+#? [F10|G10]
+
+# tygem-9d-2016-12.sgfs.gz:4877 before move 59: kill R12 (8 stones)
+loadsgf positions.sgfs:45
+45 reg_genmove b
+#? [L8|M8]
+
+# tygem-9d-2016-12.sgfs.gz:1648 before move 75: kill B10 (6 stones)
+loadsgf positions.sgfs:46
+46 reg_genmove b
+#? [C11]
+
+# tygem-9d-2016-12.sgfs.gz:245 before move 131: kill K5 (17 stones)
+loadsgf positions.sgfs:47
+47 reg_genmove b
+#? [M6|K7|L7]
+
+# tygem-9d-2016-12.sgfs.gz:3695 before move 108: kill O13 (16 stones)
+loadsgf positions.sgfs:48
+48 reg_genmove w
+#? [S4|T5]
+
+# tygem-9d-2016-12.sgfs.gz:5074 before move 87: kill L10 (6 stones)
+loadsgf positions.sgfs:49
+49 reg_genmove b
+#? [M11]
+
+# tygem-9d-2016-12.sgfs.gz:4847 before move 116: live O12 (6 stones)
+loadsgf positions.sgfs:50
+50 reg_genmove w
+#? [N7|M11]
+
+# tygem-9d-2016-12.sgfs.gz:4250 before move 77: live D7 (9 stones)
+loadsgf positions.sgfs:51
+51 reg_genmove b
+#? [A5]
+
+# tygem-9d-2016-12.sgfs.gz:641 before move 177: kill K16 (7 stones)
+loadsgf positions.sgfs:52
+52 reg_genmove b
+#? [K12]
+
+# tygem-9d-2016-12.sgfs.gz:2598 before move 113: kill D6 (13 stones)
+loadsgf positions.sgfs:53
+53 reg_genmove b
+#? [H3|E4|E5]
+
+# tygem-9d-2016-12.sgfs.gz:4953 before move 144: live L19 (7 stones)
+loadsgf positions.sgfs:54
+54 reg_genmove w
+#? [H17|H18|J19]
+
+# tygem-9d-2016-12.sgfs.gz:4692 before move 122: live R12 (9 stones)
+loadsgf positions.sgfs:55
+55 reg_genmove w
+#? [S9]
+
+# tygem-9d-2016-12.sgfs.gz:119 before move 131: kill F18 (18 stones)
+loadsgf positions.sgfs:56
+56 reg_genmove b
+#? [M15|F19|H19]
+
+# tygem-9d-2016-12.sgfs.gz:314 before move 163: live R5 (6 stones)
+loadsgf positions.sgfs:57
+57 reg_genmove b
+#? [N5]
+
+# tygem-9d-2016-12.sgfs.gz:4156 before move 132: kill N14 (22 stones)
+loadsgf positions.sgfs:58
+58 reg_genmove w
+#? [K8]
+
+# tygem-9d-2016-12.sgfs.gz:1170 before move 93: kill G4 (11 stones)
+loadsgf positions.sgfs:59
+59 reg_genmove b
+#? [J7|K7|K8]
+
+# tygem-9d-2016-12.sgfs.gz:1509 before move 176: kill B18 (9 stones)
+loadsgf positions.sgfs:60
+60 reg_genmove w
+#? [E19]
+
+# tygem-9d-2016-12.sgfs.gz:1336 before move 99: live D16 (16 stones)
+loadsgf positions.sgfs:61
+61 reg_genmove b
+#? [A13|E13|H17]
+
+# tygem-9d-2016-12.sgfs.gz:5043 before move 126: kill G5 (9 stones)
+loadsgf positions.sgfs:62
+62 reg_genmove w
+#? [E1|F1|G1]
+
+# tygem-9d-2016-12.sgfs.gz:179 before move 74: kill B8 (6 stones)
+loadsgf positions.sgfs:63
+63 reg_genmove w
+#? [D7]
+
+# tygem-9d-2016-12.sgfs.gz:2734 before move 95: kill N18 (18 stones)
+loadsgf positions.sgfs:64
+64 reg_genmove b
+#? [J19|N19]
+
+# tygem-9d-2016-12.sgfs.gz:276 before move 151: kill J11 (20 stones)
+loadsgf positions.sgfs:65
+65 reg_genmove b
+#? [J13]
+
+# tygem-9d-2016-12.sgfs.gz:3669 before move 78: live N12 (7 stones)
+loadsgf positions.sgfs:66
+66 reg_genmove w
+#? [P9|Q9|Q10]
+
+# tygem-9d-2016-12.sgfs.gz:2966 before move 165: kill R7 (11 stones)
+loadsgf positions.sgfs:67
+67 reg_genmove b
+#? [O1]
+
+# tygem-9d-2016-12.sgfs.gz:3802 before move 67: kill B6 (8 stones)
+loadsgf positions.sgfs:68
+68 reg_genmove b
+#? [B2|C2|B3]
+
+# tygem-9d-2016-12.sgfs.gz:4602 before move 74: kill E14 (6 stones)
+loadsgf positions.sgfs:69
+69 reg_genmove w
+#? [H13]
+
+# tygem-9d-2016-12.sgfs.gz:2290 before move 123: live E8 (6 stones)
+loadsgf positions.sgfs:70
+70 reg_genmove b
+#? [E4|C7]
+
+# tygem-9d-2016-12.sgfs.gz:4574 before move 191: kill J13 (28 stones)
+loadsgf positions.sgfs:71
+71 reg_genmove b
+#? [L1]
+
+# tygem-9d-2016-12.sgfs.gz:306 before move 71: live E4 (6 stones)
+loadsgf positions.sgfs:72
+72 reg_genmove b
+#? [G1|B2]
+
+# tygem-9d-2016-12.sgfs.gz:4371 before move 113: kill D9 (16 stones)
+loadsgf positions.sgfs:73
+73 reg_genmove b
+#? [G2|H2|H3]
+
+# tygem-9d-2016-12.sgfs.gz:2046 before move 45: live E18 (8 stones)
+loadsgf positions.sgfs:74
+74 reg_genmove b
+#? [E14|F14]
+
+# tygem-9d-2016-12.sgfs.gz:169 before move 83: live P16 (6 stones)
+loadsgf positions.sgfs:75
+75 reg_genmove b
+#? [T14]
+
+# tygem-9d-2016-12.sgfs.gz:4590 before move 111: kill N17 (9 stones)
+loadsgf positions.sgfs:76
+76 reg_genmove b
+#? [O13|P13|P14]
+
+# tygem-9d-2016-12.sgfs.gz:4377 before move 152: kill D6 (10 stones)
+loadsgf positions.sgfs:77
+77 reg_genmove w
+#? [G2|H2|D7]
+
+# tygem-9d-2016-12.sgfs.gz:2363 before move 115: kill B12 (9 stones)
+loadsgf positions.sgfs:78
+78 reg_genmove b
+#? [A6|B6|C6]
+
+# tygem-9d-2016-12.sgfs.gz:3175 before move 112: kill F13 (9 stones)
+loadsgf positions.sgfs:79
+79 reg_genmove w
+#? [J9|H10]
+
+# tygem-9d-2016-12.sgfs.gz:4143 before move 124: kill J4 (6 stones)
+loadsgf positions.sgfs:80
+80 reg_genmove w
+#? [L5|L6]
+
+# tygem-9d-2016-12.sgfs.gz:1981 before move 116: live D15 (11 stones)
+loadsgf positions.sgfs:81
+81 reg_genmove w
+#? [E12|A16|B17]
+
+# tygem-9d-2016-12.sgfs.gz:4195 before move 75: kill R16 (6 stones)
+loadsgf positions.sgfs:82
+82 reg_genmove b
+#? [S13|S14|S15]
+
+# tygem-9d-2016-12.sgfs.gz:3328 before move 95: kill P16 (15 stones)
+loadsgf positions.sgfs:83
+83 reg_genmove b
+#? [S10|R13]
+
+# tygem-9d-2016-12.sgfs.gz:4758 before move 162: kill L6 (14 stones)
+loadsgf positions.sgfs:84
+84 reg_genmove w
+#? [N2]
+
+# tygem-9d-2016-12.sgfs.gz:1711 before move 77: kill O19 (10 stones)
+loadsgf positions.sgfs:85
+85 reg_genmove b
+#? [S15|T15|R19]
+
+# tygem-9d-2016-12.sgfs.gz:155 before move 106: kill J6 (19 stones)
+loadsgf positions.sgfs:86
+86 reg_genmove w
+#? [G5]
+
+# tygem-9d-2016-12.sgfs.gz:1790 before move 58: live B19 (9 stones)
+loadsgf positions.sgfs:87
+87 reg_genmove w
+#? [C14]
+
+# tygem-9d-2016-12.sgfs.gz:382 before move 153: kill P14 (16 stones)
+loadsgf positions.sgfs:88
+88 reg_genmove b
+#? [P7]
+
+# tygem-9d-2016-12.sgfs.gz:1948 before move 129: kill D16 (14 stones)
+loadsgf positions.sgfs:89
+89 reg_genmove b
+#? [G12|H12|F18]
+
+# tygem-9d-2016-12.sgfs.gz:468 before move 188: kill P8 (11 stones)
+loadsgf positions.sgfs:90
+90 reg_genmove w
+#? [N6]
+
+# tygem-9d-2016-12.sgfs.gz:2439 before move 144: kill N6 (14 stones)
+loadsgf positions.sgfs:91
+91 reg_genmove w
+#? [L4|H6]
+
+# tygem-9d-2016-12.sgfs.gz:4167 before move 124: kill H18 (14 stones)
+loadsgf positions.sgfs:92
+92 reg_genmove w
+#? [J12|J13]
+
+# tygem-9d-2016-12.sgfs.gz:3420 before move 94: kill N15 (12 stones)
+loadsgf positions.sgfs:93
+93 reg_genmove w
+#? [M18]
+
+# tygem-9d-2016-12.sgfs.gz:3223 before move 117: live J4 (9 stones)
+loadsgf positions.sgfs:94
+94 reg_genmove b
+#? [H1|J1|M2]
+

@@ -9,10 +9,8 @@ gives each such move a prior of at least SearchConfig.unsure_group_floor
 (Tree.floor_root_priors), so that the vital point is tried.
 """
 
-import numpy as np
-
-from goengine import BLACK, EMPTY
-from goengine.rollout.scoring import chains, neighbours
+from goengine import EMPTY
+from goengine.rollout.scoring import chains, neighbours, own_share
 
 MIN_STONES = 6      # the groups whose loss the engine's lost games were made of (issue 101)
 
@@ -26,9 +24,7 @@ def unsure_group_points(board, own, level, min_stones=MIN_STONES):
     for point, chain in chains(board):
         if len(chain) < min_stones:
             continue
-        sign = 1 if stones[point // size, point % size] == BLACK else -1
-        share = sign * float(np.mean([own[p // size, p % size] for p in chain]))
-        if abs(share) >= level:
+        if abs(own_share(own, size, chain, stones)) >= level:
             continue
         liberties = board.chain_liberty_points(point)
         points.update(liberties)

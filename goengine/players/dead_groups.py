@@ -12,8 +12,8 @@ move in a capturing race does something else).
 
 import numpy as np
 
-from goengine import BLACK, EMPTY
-from goengine.rollout.scoring import chains, neighbours
+from goengine import EMPTY
+from goengine.rollout.scoring import chains, neighbours, own_share
 
 # The rollouts' share of the judgment: a group called dead by the head is played out this
 # many times before a move is refused (a quarter of the count's, as the check runs before
@@ -36,13 +36,11 @@ def dead_chains(board, color, own, doubt):
     """The points of `color`'s chains that `own` (+1 Black) gives to the opponent by more
     than `doubt` on average over their stones."""
     size, stones = board.size, board.stones()
-    sign = 1 if color == BLACK else -1
     dead = set()
     for point, chain in chains(board):
-        if stones[point // size, point % size] == color:
-            share = sign * float(np.mean([own[p // size, p % size] for p in chain]))
-            if share <= -doubt:
-                dead.update(chain)
+        if (stones[point // size, point % size] == color
+                and own_share(own, size, chain, stones) <= -doubt):
+            dead.update(chain)
     return dead
 
 

@@ -17,6 +17,10 @@ decides its fate, and the side to move must settle it its own way. Two kinds:
   the move played was not an answer (where, by GNU Go's reading, the game went
   wrong) unless `--keep-solved`. One problem a group and game.
 
+Each problem's comment in suite.tst ends with the move the game played there: in the
+held-out month, how often a 9-dan played an accepted answer (`tools/research/suite_diagnose.py`
+counts both).
+
 The accepted answers are every move near the target after which GNU Go's
 reading agrees the job is done (the target can no longer be saved, or can no
 longer be taken). Problems with more than --max-answers answers are left out:
@@ -271,7 +275,7 @@ def write_suite(folder, entries, source, kind, with_played):
                 f"# answers from GNU Go 3.8's {kind.attack}/{kind.defend} reading.\n"
                 f"# Run: .venv/bin/python tools/regress.py {os.path.join(folder, SUITE)}\n\n")
         for i, e in enumerate(entries, 1):
-            note = f"; the game played {e.played}" if with_played else ""
+            note = f"; the game played {e.played}" if with_played and e.played else ""
             f.write(f"# {e.game_name} before move {e.number}: {e.task} {e.vertex} "
                     f"({e.count} stones){note}\n"
                     f"loadsgf {POSITIONS}:{i}\n"
@@ -462,7 +466,7 @@ def main(argv=None):
             earlier.update(target)
             entry = Entry(color, task, vertex, len(target), good, record.name, number, played)
             line = records.one_line(sgffile.game_to_sgf(game)).decode()
-            entries = add_problem(args.out, entry, line, key, source, kind, bool(args.games),
+            entries = add_problem(args.out, entry, line, key, source, kind, True,
                                   args.seed, examined)
             print(f"{POSITIONS}:{len(entries)}: {record.name} before move {number}, "
                   f"{'black' if color == BLACK else 'white'} to {task} {vertex} "

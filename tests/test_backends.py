@@ -146,3 +146,34 @@ def test_bench_search_measures_an_untrained_four_headed_shape(capsys):
     assert 'random four-headed k=8, 3 layers, onnxruntime fp32 on cpu' in out
     evals = re.search(r'network evals/s +([\d.]+) +policy +([\d.]+) +value +([\d.]+)', out)
     assert evals and float(evals[1]) > 0 and evals[2] == evals[3]
+
+
+@pytest.mark.skipif(not backends.installed('openvino'), reason='openvino not installed (make setup)')
+def test_openvino_answers_two_threads_at_once_each_its_own():
+    """The search's network thread may still be on its last batch when a GTP command asks
+    the network itself (a heatmap after genmove): the second call waits its turn, where
+    OpenVINO's one request would raise 'Infer Request is busy', and each gets its own
+    answers, not the other's."""
+    import threading
+    model = netfile.load_network(str(REPO / 'weights/heads-k96.pt'))
+    network = backends.make_evaluator(model, backends.Runtime('openvino', 'fp32'))
+    boards = game_boards(1)
+    many, one = boards[:64], boards[100:101]
+    wanted = {len(many): network.evaluate(many, 6.5).value, 1: network.evaluate(one, 6.5).value}
+    failures = []
+
+    def ask(batch):
+        for _ in range(30):
+            try:
+                got = network.evaluate(batch, 6.5).value
+                if not np.allclose(got, wanted[len(batch)], atol=1e-4):
+                    failures.append('another call\'s answers')
+            except RuntimeError as exc:
+                failures.append(str(exc))
+
+    threads = [threading.Thread(target=ask, args=(batch,)) for batch in (many, one)]
+    for thread in threads:
+        thread.start()
+    for thread in threads:
+        thread.join()
+    assert failures == []

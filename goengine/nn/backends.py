@@ -12,6 +12,7 @@ error by name.
 
 import importlib.util
 import io
+import threading
 import warnings
 from dataclasses import dataclass
 
@@ -206,7 +207,10 @@ class OpenVinoEvaluator(NetworkEvaluator):
     QDQ pairs in int8, the rest in its default precision for this CPU).
 
     `threads`: OpenVINO's inference threads (None: every core). One request at a time,
-    with the latency hint: the search sends one batch and waits for it."""
+    with the latency hint: the search sends one batch and waits for it. A command that asks
+    the network itself (a heatmap, kata-analyze's ownership) may come while the search's
+    last batch is still running; the lock makes it wait, where the request would raise
+    'Infer Request is busy', and its outputs are copied before the next call reuses them."""
 
     backend = OPENVINO
     HINTS = {FP32: 'f32', BF16: 'bf16'}   # OpenVINO's INFERENCE_PRECISION_HINT
@@ -223,9 +227,11 @@ class OpenVinoEvaluator(NetworkEvaluator):
             settings['INFERENCE_PRECISION_HINT'] = self.HINTS[precision]
         self.compiled = core.compile_model(network, 'CPU', settings)
         self.request = self.compiled.create_infer_request()
+        self.request_lock = threading.Lock()
 
     def _forward(self, x, *kinds):
         planes = np.ascontiguousarray(x.numpy(), dtype=np.float32)
-        results = self.request.infer({'planes': planes})
-        outputs = list(results.values())   # in the export's order: self.heads
-        return tuple(torch.from_numpy(np.array(outputs[self.heads.index(kind)])) for kind in kinds)
+        with self.request_lock:
+            outputs = list(self.request.infer({'planes': planes}).values())   # self.heads' order
+            return tuple(torch.from_numpy(np.array(outputs[self.heads.index(kind)]))
+                         for kind in kinds)

@@ -12,6 +12,7 @@ from goengine.game import coords
 from goengine.game.state import GameState
 from goengine.players import dead_groups
 from goengine.players.mcts_player import MCTSPlayer
+from goengine.rollout.scoring import less_sure
 from goengine.search.config import SearchConfig
 from goengine.search.limits import SearchLimits
 
@@ -47,7 +48,7 @@ def test_a_chain_is_dead_where_the_less_sure_judge_still_gives_it_away():
     assert dead_groups.dead_chains(board, BLACK, sure, 0.9) == set(gtp('e5', 'e6'))
     assert dead_groups.dead_chains(board, BLACK, unsure, 0.9) == set()
     assert dead_groups.dead_chains(board, WHITE, sure, 0.9) == set()
-    assert dead_groups.dead_chains(board, BLACK, dead_groups.surer_of([sure, unsure]), 0.9) == set()
+    assert dead_groups.dead_chains(board, BLACK, less_sure([sure, unsure]), 0.9) == set()
     assert dead_groups.dead_group_fillers(board, BLACK, [sure, None], 0.9) == gtp('e4')
     assert dead_groups.dead_group_fillers(board, BLACK, [sure, unsure], 0.9) == []
     assert dead_groups.dead_group_fillers(board, BLACK, [None], 0.9) == []

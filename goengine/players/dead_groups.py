@@ -10,26 +10,13 @@ mover's, captures nothing and leaves no opponent chain short of liberties (an at
 move in a capturing race does something else).
 """
 
-import numpy as np
-
 from goengine import EMPTY
-from goengine.rollout.scoring import chains, neighbours, own_share
+from goengine.rollout.scoring import chains, less_sure, neighbours, own_share
 
 # The rollouts' share of the judgment: a group called dead by the head is played out this
 # many times before a move is refused (a quarter of the count's, as the check runs before
 # every genmove that finds one: docs/DECISIONS.md, 'dead groups').
 PLAYOUTS = 100
-
-
-def surer_of(maps):
-    """Point by point, the ownership nearer 0 of `maps` ((size, size), +1 Black; None
-    skipped): the less sure judge decides."""
-    maps = [np.asarray(m, dtype=np.float64) for m in maps if m is not None]
-    doubt = maps[0]
-    for other in maps[1:]:
-        other = other.reshape(doubt.shape)
-        doubt = np.where(np.abs(other) < np.abs(doubt), other, doubt)
-    return doubt
 
 
 def dead_chains(board, color, own, doubt):
@@ -67,7 +54,7 @@ def dead_group_fillers(board, color, maps, doubt):
     ownership map in `maps` (+1 Black; None skipped) gives to the opponent beyond `doubt`."""
     if not any(m is not None for m in maps):
         return []
-    dead = dead_chains(board, color, surer_of(maps), doubt)
+    dead = dead_chains(board, color, less_sure(maps), doubt)
     if not dead:
         return []
     size, stones = board.size, board.stones()

@@ -130,6 +130,17 @@ def own_share(own, size, chain, stones):
     return sign * float(np.mean([own[p // size, p % size] for p in chain]))
 
 
+def less_sure(maps):
+    """Point by point, the ownership nearer 0 of `maps` ((size, size) or flat, +1 Black;
+    None skipped): where two judges differ, the less sure one decides."""
+    maps = [np.asarray(m, dtype=np.float64) for m in maps if m is not None]
+    doubt = maps[0]
+    for other in maps[1:]:
+        other = other.reshape(doubt.shape)
+        doubt = np.where(np.abs(other) < np.abs(doubt), other, doubt)
+    return doubt
+
+
 def neighbours(point, size):
     row, col = divmod(point, size)
     return [r * size + c for r, c in ((row - 1, col), (row + 1, col), (row, col - 1), (row, col + 1))
@@ -357,10 +368,7 @@ class Scorer:
         judges, point by point)."""
         own = self.ownership(board)
         dead, seki = stone_status(board, self.playouts, rollout=self.rollout, own=own)
-        doubt = own
-        if network_ownership is not None:
-            head = np.asarray(network_ownership, dtype=np.float64).reshape(own.shape)
-            doubt = np.where(np.abs(head) < np.abs(own), head, own)
+        doubt = less_sure([own, network_ownership])
         return Count(final_score(board, dead), doubtful_points(board, doubt, seki))
 
 

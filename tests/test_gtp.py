@@ -653,6 +653,14 @@ def test_version_is_the_projects_and_passes_lizzies_check(e):
     assert int(goengine.__version__.split('.')[1]) >= 15
 
 
+def sigint_as_at_a_terminal():
+    """The child's SIGINT at its default, as a terminal starts it: a test run in the
+    background (bash's `&`) hands its children SIGINT ignored, and Python then never
+    raises KeyboardInterrupt."""
+    import signal
+    signal.signal(signal.SIGINT, signal.SIG_DFL)
+
+
 def test_ctrl_c_never_prints_a_traceback():
     """SIGINT while the networks load, and while GTP is served: one line or none, status
     130, no traceback."""
@@ -661,7 +669,8 @@ def test_ctrl_c_never_prints_a_traceback():
     for delay in (0.3, 2.0):
         proc = subprocess.Popen([sys.executable, str(GTP_MAIN), '--network', 'small'],
                                 stdin=subprocess.PIPE, stdout=subprocess.PIPE,
-                                stderr=subprocess.PIPE, text=True, cwd=REPO)
+                                stderr=subprocess.PIPE, text=True, cwd=REPO,
+                                preexec_fn=sigint_as_at_a_terminal)
         time.sleep(delay)
         proc.send_signal(signal.SIGINT)
         out, err = proc.communicate(timeout=60)
@@ -679,8 +688,8 @@ with ctrl_c_exits_at_once('child: interrupted'):
     except BaseException as exc:      # as torch's C++ would turn one into a C++ exception
         print('raised', type(exc).__name__, flush=True)
         sys.exit(5)
-print('loaded', flush=True)
 try:
+    print('loaded', flush=True)      # the parent's SIGINT may come at once
     time.sleep(30)
 except KeyboardInterrupt:
     print('KeyboardInterrupt', flush=True)
@@ -692,14 +701,16 @@ def test_ctrl_c_while_loading_ends_the_process_without_raising_anything():
     line); after it, Ctrl-C is a KeyboardInterrupt again."""
     import signal
     proc = subprocess.Popen([sys.executable, '-c', CTRL_C_CHILD], stdout=subprocess.PIPE,
-                            stderr=subprocess.PIPE, text=True, cwd=REPO)
+                            stderr=subprocess.PIPE, text=True, cwd=REPO,
+                            preexec_fn=sigint_as_at_a_terminal)
     assert proc.stdout.readline() == 'loading\n'
     proc.send_signal(signal.SIGINT)
     out, err = proc.communicate(timeout=30)
     assert (proc.returncode, out, err) == (130, '', 'child: interrupted\n')
     after = CTRL_C_CHILD.replace("time.sleep(30)\n    except BaseException", "pass\n    except BaseException", 1)
     proc = subprocess.Popen([sys.executable, '-c', after], stdout=subprocess.PIPE,
-                            stderr=subprocess.PIPE, text=True, cwd=REPO)
+                            stderr=subprocess.PIPE, text=True, cwd=REPO,
+                            preexec_fn=sigint_as_at_a_terminal)
     assert proc.stdout.readline() == 'loading\n' and proc.stdout.readline() == 'loaded\n'
     proc.send_signal(signal.SIGINT)
     out, err = proc.communicate(timeout=30)

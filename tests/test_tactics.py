@@ -77,7 +77,7 @@ def test_gnu_go_reading_confirms_a_sample_of_answers(suite, every):
         for test in regress.read_suite(suite)[::every]:
             (load,) = test.setup
             color = test.command.split()[-1]
-            comment = _comment_before(suite, test.number)   # '... capture J17 (5 stones)'
+            comment = test.comment          # '... before move 31: capture J17 (5 stones)'
             task, target = comment.split(':')[-1].split()[:2]
             kind = READING_OF_TASK[task]
             for answer in test.accepted:
@@ -90,12 +90,6 @@ def test_gnu_go_reading_confirms_a_sample_of_answers(suite, every):
                 assert reading(gnugo, f'{check} {target}')[0] == 0, (test.number, answer)
     finally:
         gnugo.close()
-
-
-def _comment_before(suite, number):
-    lines = suite.read_text().splitlines()
-    index = next(i for i, line in enumerate(lines) if line.startswith(f'{number} reg_genmove'))
-    return lines[index - 2]
 
 
 def test_dragon_statuses_reads_every_row_of_gnu_gos_answer():
@@ -123,6 +117,26 @@ def test_goengine_runs_through_the_runner(tmp_path):
         assert answer.lower() == 'pass' or 0 <= coords.from_gtp(answer.lower(), 19) < 361
 
 
+def test_the_diagnosis_says_why_an_answer_was_missed(tmp_path):
+    """suite_diagnose's verdict: not offered (no answer among the policy's first moves),
+    not searched (offered, too few visits), valued lower (searched); and the move the game
+    played, read from the comment the suite maker writes before each test."""
+    verdict = tool('suite_diagnose').verdict
+    ranking = ['Q4', 'R3', 'C3', 'D4', 'E5']
+    assert verdict(['R3'], ranking, 'R3', {'R3': (900, 0.6)}, 3, 10) == ('passed', 'R3')
+    assert verdict(['E5'], ranking, 'Q4', {'Q4': (900, 0.6)}, 3, 10) == ('not offered', 'E5')
+    assert verdict(['C3', 'E5'], ranking, 'Q4', {'Q4': (900, 0.6), 'E5': (5, 0.5)}, 3, 10) \
+        == ('not searched', 'E5')          # C3 offered, neither searched: the more visited shown
+    assert verdict(['C3'], ranking, 'Q4', {'Q4': (900, 0.6), 'C3': (40, 0.5)}, 3, 10) \
+        == ('valued lower', 'C3')
+    suite = tmp_path / 'suite.tst'
+    suite.write_text('# made by hand\n\n# x before move 9: kill C3 (6 stones); the game played Q4\n'
+                     'loadsgf positions.sgfs:1\n1 reg_genmove b\n#? [R3]\n\n'
+                     'loadsgf positions.sgfs:2\n2 reg_genmove w\n#? [C3]\n')
+    first, second = regress.read_suite(suite)
+    assert first.comment.endswith('the game played Q4') and second.comment == ''
+
+
 @needs_gnugo
 def test_a_lost_game_gives_the_group_it_lost_as_a_problem(tmp_path):
     """tactics_suite on one move of a lost match game (5 stones, game 7, move 277):
@@ -132,7 +146,7 @@ def test_a_lost_game_gives_the_group_it_lost_as_a_problem(tmp_path):
     tactics_suite.main([f'{game}:7', '--moves', '276-277', '--color', 'w', '--out', str(tmp_path)])
     (test,) = regress.read_suite(tmp_path / 'suite.tst')
     assert (test.command, test.accepted) == ('reg_genmove w', ['T12'])
-    assert _comment_before(tmp_path / 'suite.tst', 1).endswith(
+    assert test.comment.endswith(
         'game 7 before move 277: live Q14 (15 stones); the game played K12')
     (text,) = (tmp_path / 'positions.sgfs').read_text().splitlines()
     assert 'loadsgf positions.sgfs:1\n' in (tmp_path / 'suite.tst').read_text()

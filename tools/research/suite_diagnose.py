@@ -7,7 +7,7 @@ engine is asked `goengine-policy_heatmap C` (the policy's ranking of the legal m
 then `lz-genmove_analyze C` (a move at the engine's own time setting, with the root's
 visits, win rates and priors streamed). One line a test:
 
-    12 FAIL chose Q4 (visits 1402, win 0.62) best accepted R3: prior rank 7, visits 31, win 0.55
+    12 FAIL (valued lower) chose Q4 (visits 1402, win 0.62) best accepted R3: prior rank 7, visits 31, win 0.55
 
 and at the end how the failures split, and (where the suite's comments name the move the
 game played, as tools/tactics_suite.py writes them) the problems whose game played an
@@ -27,13 +27,11 @@ import shlex
 import sys
 
 import _checkout  # noqa: F401  (this checkout's packages first)
-
-sys.path.insert(1, os.path.join(os.path.dirname(os.path.abspath(__file__)), os.pardir))
-from harness.gtp_client import EngineError, GtpFailure, GtpProcess  # noqa: E402
-from regress import accepts, one_game_file, read_suite  # noqa: E402  (tools/regress.py)
-from tactics_suite import read_entries  # noqa: E402  (tools/tactics_suite.py)
+from harness.gtp_client import EngineError, GtpFailure, GtpProcess
+from harness.regression import accepts, one_game_file, read_suite
 
 INFO_MOVE = re.compile(r"move (\S+) visits (\d+) winrate (\d+)")
+GAME_PLAYED = re.compile(r"the game played (\S+)$")   # tools/tactics_suite.py's comments
 
 
 def policy_ranking(engine, color):
@@ -62,16 +60,34 @@ def searched(engine, color, timeout):
     return move, children
 
 
+def verdict(accepted, ranking, move, children, top, min_visits):
+    """(kind, the accepted move to show) of one test: 'passed', 'not offered' (no accepted
+    move among the policy's first `top`), 'not searched' (none with `min_visits` visits)
+    or 'valued lower'. ranking: the policy's moves, best first; children: {move: (visits,
+    win rate)} of the root."""
+    wanted = [m for m in ranking if accepts(accepted, m)]
+    most_visited = max(wanted, key=lambda m: children.get(m, (0, 0))[0], default=None)
+    if accepts(accepted, move):
+        return "passed", move
+    if not any(ranking.index(m) < top for m in wanted):
+        return "not offered", most_visited
+    if all(children.get(m, (0, 0))[0] < min_visits for m in wanted):
+        return "not searched", most_visited
+    return "valued lower", most_visited
+
+
 def diagnose(path, engine_command, top, min_visits, timeout, engine_log=None):
     folder = os.path.dirname(os.path.abspath(path))
     argv = [os.path.abspath(a) if not os.path.isabs(a) and os.path.exists(a) else a
             for a in shlex.split(engine_command)]
     engine = GtpProcess(shlex.join(argv), name="engine", cwd=folder, stderr_path=engine_log)
     kinds = {"passed": 0, "not offered": 0, "not searched": 0, "valued lower": 0}
-    played = {n: e.played for n, e in enumerate(read_entries(folder), 1) if e.played}
+    tests = read_suite(path)
+    played = {t.number: GAME_PLAYED.search(t.comment).group(1) for t in tests
+              if GAME_PLAYED.search(t.comment)}
     game_solved, both_solved = 0, 0
     try:
-        for test in read_suite(path):
+        for test in tests:
             for command in test.setup:
                 with one_game_file(command, folder) as sent:
                     engine.send(sent, timeout)
@@ -82,25 +98,17 @@ def diagnose(path, engine_command, top, min_visits, timeout, engine_log=None):
             except GtpFailure as exc:   # one test's failure, reported; the others go on
                 print(f"{test.number} ERROR {exc}", flush=True)
                 continue
-            wanted = [m for m in ranking if accepts(test.accepted, m)]
-            best = max(wanted, key=lambda m: children.get(m, (0, 0))[0], default=None)
+            kind, best = verdict(test.accepted, ranking, move, children, top, min_visits)
             visits, win = children.get(move, (0, 0.0))
             line = f"{test.number} {{}} chose {move} (visits {visits}, win {win:.2f})"
-            if accepts(test.accepted, move):
-                kind = "passed"
-            elif best is None or ranking.index(best) >= top:
-                kind = "not offered"
-            elif children.get(best, (0, 0))[0] < min_visits:
-                kind = "not searched"
-            else:
-                kind = "valued lower"
             kinds[kind] += 1
             if test.number in played and accepts(test.accepted, played[test.number]):
                 game_solved += 1
                 both_solved += kind == "passed"
             if best is not None:
                 b_visits, b_win = children.get(best, (0, 0.0))
-                line += (f" best accepted {best}: prior rank {ranking.index(best) + 1},"
+                rank = ranking.index(best) + 1 if best in ranking else "-"
+                line += (f" best accepted {best}: prior rank {rank},"
                          f" visits {b_visits}, win {b_win:.2f}")
             print(line.format("PASS" if kind == "passed" else f"FAIL ({kind})"), flush=True)
         engine.send("quit", 10)

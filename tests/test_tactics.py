@@ -177,7 +177,7 @@ def test_add_appends_another_runs_problems_from_games_not_in_the_suite_yet(tmp_p
         entries = [Entry(BLACK, 'kill', 'D4', 6, ['C3'], game, 100 + i, '')
                    for i, game in enumerate(problems)]
         (folder / 'positions.sgfs').write_text(''.join(f'(;SZ[19]C[{g}])\n' for g in problems))
-        tactics_suite.write_suite(str(folder), entries, 'held-out games', groups, False)
+        tactics_suite.write_suite(str(folder), entries, 'held-out games', groups)
 
     run(tmp_path / 'a', ['g1', 'g2'])
     run(tmp_path / 'b', ['g2', 'g3', 'g4'])
@@ -199,7 +199,7 @@ def test_two_runs_write_one_suite_each_problem_once_and_each_seed_s_progress(tmp
     for seed, game, examined in ((1, 'g1', 10), (2, 'g2', 7), (2, 'g1', 9), (1, 'g3', 30)):
         entry = Entry(WHITE, 'live', 'D4', 6, ['C3'], game, examined, '')
         tactics_suite.add_problem(folder, entry, f'(;C[{game} {seed}])', by_game,
-                                  'held-out games', groups, False, seed, examined)
+                                  'held-out games', groups, seed, examined)
     entries, lines = tactics_suite.read_folder(folder)
     assert [e.game_name for e in entries] == ['g1', 'g2', 'g3']
     assert lines == ['(;C[g1 1])', '(;C[g2 2])', '(;C[g3 1])']

@@ -269,13 +269,13 @@ class Entry(NamedTuple):
     played: str
 
 
-def write_suite(folder, entries, source, kind, with_played):
+def write_suite(folder, entries, source, kind):
     with open(os.path.join(folder, SUITE), "w") as f:
         f.write(f"# goengine's tactical suite: made by tools/tactics_suite.py from {source};\n"
                 f"# answers from GNU Go 3.8's {kind.attack}/{kind.defend} reading.\n"
                 f"# Run: .venv/bin/python tools/regress.py {os.path.join(folder, SUITE)}\n\n")
         for i, e in enumerate(entries, 1):
-            note = f"; the game played {e.played}" if with_played and e.played else ""
+            note = f"; the game played {e.played}" if e.played else ""
             f.write(f"# {e.game_name} before move {e.number}: {e.task} {e.vertex} "
                     f"({e.count} stones){note}\n"
                     f"loadsgf {POSITIONS}:{i}\n"
@@ -339,7 +339,7 @@ def read_folder(folder):
     return entries, lines
 
 
-def add_problem(folder, entry, line, key, source, kind, with_played, seed, examined):
+def add_problem(folder, entry, line, key, source, kind, seed, examined):
     """Append one problem to the suite in `folder` as it is on disk now (another run may
     have added to it), unless a problem of the same `key` is there; record how far this
     seed's run has come. Returns the suite's problems."""
@@ -350,7 +350,7 @@ def add_problem(folder, entry, line, key, source, kind, with_played, seed, exami
             lines.append(line)
         with open(os.path.join(folder, POSITIONS), "w") as f:
             f.write("\n".join(lines) + "\n")
-        write_suite(folder, entries, source, kind, with_played)
+        write_suite(folder, entries, source, kind)
         progress = read_progress(folder)
         progress[seed] = examined
         write_progress(folder, progress)
@@ -380,7 +380,7 @@ def add_problems(folder, other):
             lines.append(line)
     with open(os.path.join(folder, POSITIONS), "w") as f:
         f.write("\n".join(lines) + "\n")
-    write_suite(folder, entries, suite_source(folder), kind, any(e.played for e in entries))
+    write_suite(folder, entries, suite_source(folder), kind)
     progress = read_progress(folder)
     for seed, examined in read_progress(other).items():
         progress[seed] = max(examined, progress.get(seed, 0))
@@ -466,8 +466,7 @@ def main(argv=None):
             earlier.update(target)
             entry = Entry(color, task, vertex, len(target), good, record.name, number, played)
             line = records.one_line(sgffile.game_to_sgf(game)).decode()
-            entries = add_problem(args.out, entry, line, key, source, kind, True,
-                                  args.seed, examined)
+            entries = add_problem(args.out, entry, line, key, source, kind, args.seed, examined)
             print(f"{POSITIONS}:{len(entries)}: {record.name} before move {number}, "
                   f"{'black' if color == BLACK else 'white'} to {task} {vertex} "
                   f"({len(target)} stones): {' '.join(good)}; played {played}", flush=True)

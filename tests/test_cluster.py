@@ -180,6 +180,28 @@ def test_one_rollout_and_one_network_worker_play_a_legal_game(tmp_path):
     assert sum(evals) > 0
 
 
+def test_a_network_worker_runs_in_the_precision_the_master_asks_for(tmp_path):
+    from goengine.nn import backends
+    from goengine.search.remote import NetworkWorker
+    weights = str(tiny_network(tmp_path))
+    assert NetworkWorker(weights, 'cpu', 1, precision='fp32').describe().precision == 'fp32'
+    # auto is read on the worker's machine, as the master reads it on its own
+    expected, _ = backends.pick_runtime('auto', 'auto', 'cpu').for_weights(weights)
+    described = NetworkWorker(weights, 'cpu', 1).describe()
+    assert (described.backend, described.precision) == (expected.backend, expected.precision)
+
+
+@needs_ray
+def test_a_network_worker_that_cannot_start_is_one_clear_error(local_ray, tmp_path):
+    from goengine.programs import cluster
+    missing = str(tmp_path / 'missing.pt')
+    with pytest.raises(cluster.ClusterError) as raised:
+        cluster.Workers(local_ray, None, 0, missing, 1, print)
+    message = str(raised.value)
+    assert message.startswith('a network worker did not start: ') and 'missing.pt' in message
+    assert '\n' not in message
+
+
 def test_an_unreachable_cluster_is_one_line_at_start_up():
     run = gtp(['--cluster', '127.0.0.1:9', '--weights', 'none'], 'quit\n', timeout=60)
     assert run.returncode == 2 and run.stdout == ''

@@ -63,14 +63,16 @@ def rollout_workers(ray, count, rollout):
 _kept = {}   # id -> (policy, the object ref restarted actors are built from), for life
 
 
-def network_workers(ray, count, weights):
-    """`count` NetworkWorker actors holding the network file `weights`: each on a GPU of
-    the cluster while it has one free for each, else on one CPU."""
+def network_workers(ray, count, weights, precision='auto', backend='auto'):
+    """`count` NetworkWorker actors holding the network file `weights`, run in `precision`
+    by `backend` as the worker's machine picks them: each on a GPU of the cluster while it
+    has one free for each, else on one CPU."""
     from goengine.search.remote import NetworkWorker
     on_gpu = ray.cluster_resources().get('GPU', 0) >= count
     options = dict(num_gpus=1) if on_gpu else dict(num_cpus=1)
     actor = ray.remote(max_restarts=-1, **options)(NetworkWorker)
-    return [actor.remote(weights, 'auto' if on_gpu else 'cpu', None if on_gpu else 1)
+    return [actor.remote(weights, 'auto' if on_gpu else 'cpu', None if on_gpu else 1,
+                         precision, backend)
             for _ in range(count)]
 
 
@@ -79,7 +81,8 @@ class Workers:
     RemoteRollouts (None without rollout workers) and `network_copies`, one
     (policy, value) pair of RemoteEvaluators a network worker."""
 
-    def __init__(self, ray, rollout, rollout_count, weights, network_count, log):
+    def __init__(self, ray, rollout, rollout_count, weights, network_count, log,
+                 precision='auto', backend='auto'):
         from goengine.search.remote import RemoteEvaluator, RemoteRollouts
         self.rollouts = None
         if rollout_count:
@@ -87,11 +90,22 @@ class Workers:
                                            log=log)
         self.network_copies = []
         if network_count and weights:
-            remote = [RemoteEvaluator(ray, w, log=log)
-                      for w in network_workers(ray, network_count, weights)]
+            handles = network_workers(ray, network_count, weights, precision, backend)
+            try:
+                remote = [RemoteEvaluator(ray, w, log=log) for w in handles]
+            except Exception as exc:   # the worker's own error (a runtime it lacks, no file)
+                raise ClusterError(f'a network worker did not start: {last_line(exc)}') from None
             self.network_copies = [(r, r if r.describe().answers('value') else None)
                                    for r in remote]
         log(f'goengine: cluster of {ray.cluster_resources().get("CPU", 0):g} CPUs and '
             f'{ray.cluster_resources().get("GPU", 0):g} GPUs: {rollout_count} rollout '
             f'workers, {len(self.network_copies)} network workers'
-            + ''.join(f' ({r.describe().device})' for r, _ in self.network_copies[:1]))
+            + ''.join(f' ({r.describe().device}, {r.describe().backend} '
+                      f'{r.describe().precision})' for r, _ in self.network_copies[:1]))
+
+
+def last_line(exc):
+    """The last non-empty line of an exception's text: a worker's own error, at the end of
+    the traceback Ray wraps it in."""
+    lines = [line.strip() for line in str(exc).splitlines() if line.strip()]
+    return lines[-1] if lines else type(exc).__name__

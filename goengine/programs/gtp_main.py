@@ -328,7 +328,8 @@ def start_cluster(args, kind, rollout, weights, log):
                     else max(1, int(resources.get('CPU', 0)) - 2))
         networks = (args.network_workers if args.network_workers is not None
                     else int(resources.get('GPU', 0)))
-        return cluster.Workers(ray, rollout, rollouts, weights, networks, log)
+        return cluster.Workers(ray, rollout, rollouts, weights, networks, log,
+                               precision=args.precision, backend=args.backend)
     except cluster.ClusterError as exc:
         log(f'goengine: error: {exc}')
         return None

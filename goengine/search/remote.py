@@ -50,13 +50,17 @@ class RolloutWorker:
 
 class NetworkWorker:
     """Holds a network on its device (the cluster's GPU where it has one) and answers the
-    search's network calls (NetworkEvaluator.evaluate) for a master."""
+    search's network calls (NetworkEvaluator.evaluate) for a master. `precision` and
+    `backend` are the master's --precision and --backend, read on the worker's own machine:
+    auto picks by that machine's CPU kind, as it does for the master's."""
 
-    def __init__(self, weights, device='auto', threads=None):
-        from goengine.nn import netfile
-        from goengine.nn.inference import NetworkEvaluator, pick_device
-        self.evaluator = NetworkEvaluator(netfile.load_network(weights), threads=threads,
-                                          device=pick_device(device))
+    def __init__(self, weights, device='auto', threads=None, precision='auto', backend='auto'):
+        from goengine.nn import backends, netfile
+        from goengine.nn.inference import pick_device
+        device = pick_device(device)
+        runtime = backends.pick_runtime(precision, backend, device)
+        self.evaluator = backends.make_evaluator(netfile.load_network(weights), runtime,
+                                                 threads=threads, device=device, weights=weights)
 
     def describe(self):
         return self.evaluator.describe()

@@ -76,6 +76,13 @@ class SearchConfig:
                                  # the empty points beside them (players/critical_groups.py);
                                  # 0: off, not yet judged (docs/DECISIONS.md, 'unsure groups')
     unsure_group_level: float = 0.5  # unsure: the chain's own colour's mean ownership below this
+    value_bias_factor: float = 0.0  # zero search: a leaf's network value is corrected by this
+                                 # share of the mean error that the searched subtrees of
+                                 # nodes with the same local shape (the last two moves, the
+                                 # 5x5 square around the last) found in their network values
+                                 # (KataGo's subtree value bias, KataGoMethods.md; KataGo
+                                 # 0.45); 0: off (docs/DECISIONS.md, 'subtree value bias')
+    value_bias_exponent: float = 0.85  # a node's error weighs its children's visits to this power
     zero_settle_wait: float = 0.2  # zero search: longest wait (s) after the stop for the leaves
                                  # still with the network, before their virtual loss is undone
     root_policy_wait: float = 0.5  # longest wait (s) for the root's SL priors before searching,
@@ -141,6 +148,8 @@ class SearchConfig:
             raise ValueError('dead_group_doubt must be > 0')
         if not (0.0 <= self.unsure_group_floor < 1.0 and 0.0 < self.unsure_group_level <= 1.0):
             raise ValueError('need 0 <= unsure_group_floor < 1 and 0 < unsure_group_level <= 1')
+        if not (0.0 <= self.value_bias_factor <= 1.0 and 0.0 <= self.value_bias_exponent <= 1.0):
+            raise ValueError('need 0 <= value_bias_factor <= 1 and 0 <= value_bias_exponent <= 1')
         if self.adapt_period <= 0 or self.resign_min_visits < 0:
             raise ValueError('need adapt_period > 0 and resign_min_visits >= 0')
         if self.score_utility < 0 or self.score_utility_scale <= 0:

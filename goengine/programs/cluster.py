@@ -97,11 +97,11 @@ class Workers:
                 raise ClusterError(f'a network worker did not start: {last_line(exc)}') from None
             self.network_copies = [(r, r if r.describe().answers('value') else None)
                                    for r in remote]
+        first = [r.describe() for r, _ in self.network_copies[:1]]
         log(f'goengine: cluster of {ray.cluster_resources().get("CPU", 0):g} CPUs and '
             f'{ray.cluster_resources().get("GPU", 0):g} GPUs: {rollout_count} rollout '
             f'workers, {len(self.network_copies)} network workers'
-            + ''.join(f' ({r.describe().device}, {r.describe().backend} '
-                      f'{r.describe().precision})' for r, _ in self.network_copies[:1]))
+            + ''.join(f' ({d.device}, {d.backend} {d.precision})' for d in first))
 
 
 def last_line(exc):

@@ -42,8 +42,8 @@ from posix.time cimport clock_gettime, timespec, CLOCK_MONOTONIC, CLOCK_REALTIME
 import numpy as np
 
 from goengine._board cimport (
-    Board, BoardState, EMPTY, MAX_POINTS, PASS_POINT, area_counts, board_clear, copy_state,
-    is_legal, is_lost_ladder_move, is_true_eye, play_move, point_of,
+    BORDER, Board, BoardState, EMPTY, MAX_POINTS, PASS_POINT, area_counts, board_clear,
+    copy_state, is_legal, is_lost_ladder_move, is_true_eye, play_move, point_of,
 )
 from goengine.rollout._rollout cimport RolloutModel, RolloutPolicy, rollout_play, tree_priors
 
@@ -202,8 +202,8 @@ cdef int shape_slot(const BoardState* b) noexcept nogil:
                     q = r * b.stride + c
                     if b.color[q] == EMPTY:
                         what = 0
-                    elif b.color[q] != 1 and b.color[q] != 2:
-                        what = 1                         # the border
+                    elif b.color[q] == BORDER:
+                        what = 1
                     else:
                         libs = b.libs[b.head[q]]
                         what = (2 if b.color[q] == mover else 5) + (libs if libs < 3 else 3) - 1
@@ -400,9 +400,11 @@ cdef class Tree:
         self.fpu_reduction = config.fpu_reduction
         self.bias_factor = config.value_bias_factor if self.zero_asked else 0.0
         self.bias_exponent = config.value_bias_exponent
-        self.bias_table = <BiasEntry*>malloc(BIAS_SLOTS * sizeof(BiasEntry))
-        if self.bias_table == NULL:
-            raise MemoryError()
+        self.bias_table = NULL       # only where the bias is on: the default never touches it
+        if self.bias_factor > 0:
+            self.bias_table = <BiasEntry*>malloc(BIAS_SLOTS * sizeof(BiasEntry))
+            if self.bias_table == NULL:
+                raise MemoryError()
         self.score_weight = config.score_utility
         self.score_scale = config.score_utility_scale
         self.score_center = 0.0
@@ -466,7 +468,8 @@ cdef class Tree:
         self.root = 0
         self.init_node(0, NO_NODE, PASS_POINT)
         self.new_generation()
-        memset(self.bias_table, 0, BIAS_SLOTS * sizeof(BiasEntry))
+        if self.bias_table != NULL:
+            memset(self.bias_table, 0, BIAS_SLOTS * sizeof(BiasEntry))
 
     cdef void rebuild_bias(self) noexcept nogil:
         """The bias table from the nodes in the pool alone: what the nodes a reuse

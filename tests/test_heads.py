@@ -1,6 +1,7 @@
 """The four-headed network (nets.HeadsNet), its examples and its training, at toy scale."""
 
 import gzip
+import os
 import random
 
 import numpy as np
@@ -219,6 +220,60 @@ def test_heads_training_needs_labels_then_packs_trains_resumes_and_exports(
     model = netfile.load_network(str(shipped))
     assert model.kind == "heads" and not model.batch_norm
     assert 0 <= model.extra["val_ownership_agree"] <= 1
+
+
+def test_self_play_records_train_the_value_head_and_skip_the_others():
+    """A self-play record's targets: its outcome, no move, no ownership map, no margin; in a
+    batch with human examples the policy's loss and top-1 are the human examples' alone."""
+    from training.tasks import HeadsTask
+    task = HeadsTask()
+    records = task.selfplay_targets(np.array([1.0, -1.0], np.float32))
+    assert records[:, sampler.HEADS_MOVE].tolist() == [-1, -1]
+    assert records[:, sampler.HEADS_OUTCOME].tolist() == [1, -1]
+    assert records[:, sampler.HEADS_HAS_OWNERSHIP].tolist() == [0, 0]
+    assert np.isnan(records[:, sampler.HEADS_MARGIN]).all()
+    human = np.zeros((2, records.shape[1]), np.float32)
+    human[:, sampler.HEADS_MOVE] = [3, 7]
+    human[:, sampler.HEADS_MARGIN] = np.nan
+    torch.manual_seed(0)
+    output = (torch.randn(4, 361), torch.tanh(torch.randn(4)), torch.tanh(torch.randn(4, 361)),
+              torch.randn(4, 2 * nets.SCORE_RANGE + 1))
+    _, mixed = task.loss(output, torch.from_numpy(np.concatenate([human, records])))
+    _, alone = task.loss(tuple(o[:2] for o in output), torch.from_numpy(human))
+    assert torch.isclose(mixed["policy_loss"] / 4, alone["policy_loss"] / 2)
+    assert torch.isclose(mixed["top1"] / 4, alone["top1"] / 2)
+    outcomes = torch.tensor([0.0, 0.0, 1.0, -1.0])
+    assert torch.isclose(mixed["mse"] / 4, ((output[1][2:] - outcomes[2:]) ** 2).mean())
+
+
+def test_the_four_headed_trainer_reads_self_play_records(labelled_data, tmp_path):
+    from goengine.programs.loading import load_rollout
+    from tests.test_selfplay import random_games
+    from training import selfplay
+    folder, cache = labelled_data
+    for split in ("train", "val"):
+        tool("label_games").main(["--store", str(cache / f"tygem-9d-{split}.npz"),
+                                  "--rollouts", "16", "--no-progress"])
+    shards = tmp_path / "shards"
+    generator = selfplay.Generator(shards, selfplay.StartPositions(random_games(19, 6, moves=40)),
+                                   selfplay.RolloutContinuation(load_rollout()), seed=0,
+                                   games_per_shard=16)
+    generator.make(0)
+    run = tmp_path / "run"
+    tool("train_heads").main(heads_flags(folder, cache, run, "--max-positions=64",
+                                         f"--selfplay={shards}", "--human-fraction=0.5",
+                                         "--shard-passes=2"))
+    state = torch.load(run / "checkpoint.pt", weights_only=True)
+    assert state["positions_seen"] == 64
+    # 8 self-play records a batch of 16: two batches a pass of the shard, two passes
+    assert state["selfplay_position"]["uses"] == {os.path.basename(generator.path(0)): 2}
+    rows = (run / "log.csv").read_text().splitlines()
+    header, last = rows[0].split(","), rows[-1].split(",")
+    assert float(last[header.index("train_mse")]) > 0
+    assert np.isfinite(float(last[header.index("train_policy_loss")]))
+    with pytest.raises(SystemExit):
+        tool("train_heads").main(heads_flags(folder, cache, tmp_path / "bad",
+                                             f"--selfplay={shards}", "--human-fraction=1"))
 
 
 @pytest.fixture(scope="module")

@@ -35,20 +35,9 @@ def parse_args(argv=None):
     parser.add_argument("--move-weight", type=float, default=1.0, metavar="W",
                         help="weight of the training-only move head's cross-entropy beside the "
                              "outcome MSE; 0 trains the value head alone (the only choice for a network without one)")
-    parser.add_argument("--selfplay", metavar="DIR",
-                        help="train on the self-play records in DIR (tools/selfplay.py), read "
-                             "as they appear; the held-out sample stays human games")
-    parser.add_argument("--human-fraction", type=float, default=0.0, metavar="F",
-                        help="with --selfplay: this share of each minibatch comes from the "
-                             "human games, the rest from self-play")
-    parser.add_argument("--shard-passes", type=int, default=1, metavar="N",
-                        help="with --selfplay: use each shard at most N times, then wait "
-                             "for new ones")
+    trainer.add_selfplay_arguments(parser)
     args = trainer.parse_args(parser, argv)
-    if not 0.0 <= args.human_fraction <= 1.0:
-        parser.error("--human-fraction must be in [0, 1]")
-    if args.selfplay and args.human_fraction == 1.0:
-        parser.error("--human-fraction 1 leaves no room for --selfplay records")
+    trainer.check_selfplay_arguments(parser, args)
     return args
 
 

@@ -31,13 +31,14 @@ class Task:
         """The network's output for a batch, in fp32 (what loss() receives)."""
         return model(x).float()
 
-    def target_width(self):
-        """Numbers per example target: 1, or 2 for (outcome, move) with a move head."""
-        return 1
-
     def prepare_store(self, store):
         """The game store as this task reads it (HeadsTask loads its labels)."""
         return store
+
+    def selfplay_targets(self, outcomes):
+        """Targets of self-play value records (--selfplay), which hold an outcome and no
+        move a strong player chose: the tasks with a value head say how they skip the rest."""
+        raise NotImplementedError(f"the {self.kind} trainer takes no self-play records")
 
     def loss(self, output, targets):
         """(mean loss to minimise, {metric: its sum over the batch as a 0-d tensor}).
@@ -118,8 +119,11 @@ class ValueTask(Task):
             surgery.init_value_from_policy(model, load_policy(args.init_from_policy, args))
         return model
 
-    def target_width(self):
-        return 2 if self.move_weight > 0 else 1
+    def selfplay_targets(self, outcomes):
+        """The outcome; with a move head, (outcome, -1): the move head skips them."""
+        if self.move_weight <= 0:
+            return outcomes
+        return np.stack([outcomes, np.full_like(outcomes, -1.0)], axis=1)
 
     def forward(self, model, x):
         if self.move_weight <= 0:
@@ -216,6 +220,16 @@ class HeadsTask(Task):
         planes = policy_planes_for_statistics(args, examples=ValueExamples())
         return surgery.unfold_batch_norm(plain, planes)
 
+    def selfplay_targets(self, outcomes):
+        """The outcome alone: no move (-1, the policy skips them), no ownership map, no
+        margin, so a self-play record trains the value head and, through it, the trunk."""
+        targets = np.zeros((len(outcomes), sampler.HEADS_OWNERSHIP + 19 * 19), np.float32)
+        targets[:, sampler.HEADS_MOVE] = -1
+        targets[:, sampler.HEADS_OUTCOME] = outcomes
+        targets[:, sampler.HEADS_HAS_OUTCOME] = 1
+        targets[:, sampler.HEADS_MARGIN] = np.nan
+        return targets
+
     def forward(self, model, x):
         """The network's four outputs, and with a teacher the teacher's policy and value after them."""
         output = tuple(output.float() for output in model(x))
@@ -230,8 +244,10 @@ class HeadsTask(Task):
     def loss(self, output, targets):
         policy, value, ownership, score = output[:4]
         moves = targets[:, sampler.HEADS_MOVE].long()
-        policy_loss = F.cross_entropy(policy, moves)
-        top1 = (policy.argmax(1) == moves).float().mean()
+        has_move = (moves >= 0).float()     # self-play records (--selfplay) have none
+        policy_loss = masked_mean(F.cross_entropy(policy, moves.clamp(min=0), reduction="none"),
+                                  has_move)
+        top1 = masked_mean((policy.argmax(1) == moves).float(), has_move)
 
         has_outcome = targets[:, sampler.HEADS_HAS_OUTCOME]
         outcomes = targets[:, sampler.HEADS_OUTCOME]

@@ -137,6 +137,27 @@ def add_arguments(parser, lr, batch_size, positions_per_game, run_dir):
     a("--no-progress", action="store_true", help="no tqdm progress bar")
 
 
+def add_selfplay_arguments(parser):
+    """--selfplay and its mixing flags: the value trainer's and the four-headed one's."""
+    a = parser.add_argument
+    a("--selfplay", metavar="DIR", help="also train the value on the self-play records in DIR "
+      "(tools/selfplay.py, tools/selfplay_rl.py --value-data), read as they appear; the "
+      "held-out sample stays human games")
+    a("--human-fraction", type=float, default=0.0, metavar="F",
+      help="with --selfplay: this share of each minibatch comes from the human games, the "
+           "rest from self-play")
+    a("--shard-passes", type=int, default=1, metavar="N",
+      help="with --selfplay: use each shard at most N times, then wait for new ones")
+
+
+def check_selfplay_arguments(parser, args):
+    """One parser error for a --human-fraction that cannot be."""
+    if not 0.0 <= args.human_fraction <= 1.0:
+        parser.error("--human-fraction must be in [0, 1]")
+    if args.selfplay and args.human_fraction == 1.0:
+        parser.error("--human-fraction 1 leaves no room for --selfplay records")
+
+
 def add_policy_start(parser, what):
     """--init-from-policy: `what` (e.g. "the trunk") starts as a policy network's."""
     parser.add_argument("--init-from-policy", metavar="FILE",
@@ -422,7 +443,6 @@ class Trainer:
             rank=self.ranks.rank, world=self.ranks.world, from_main=self.ranks.from_main)
         human = (BatchStream(store, self.task.examples, **self.stream_kwargs())
                  .batches(self.stream_position) if human_batch else None)
-        with_moves = self.task.target_width() == 2
         self.log(f"self-play records from {a.selfplay} ({a.batch_size - human_batch} a batch, "
                  f"each shard used at most {a.shard_passes} times), {human_batch} a batch from "
                  f"human games")
@@ -431,9 +451,7 @@ class Trainer:
             planes = packed.unpack()
             planes = np.stack([features.apply_symmetry(p, int(k))
                                for p, k in zip(planes, rng.integers(8, size=len(planes)))])
-            targets = outcomes
-            if with_moves:  # no move was played by a strong player: the move head skips them
-                targets = np.stack([outcomes, np.full_like(outcomes, -1.0)], axis=1)
+            targets = self.task.selfplay_targets(outcomes)
             human_position = self.stream_position
             if human:
                 human_planes, human_targets, human_position = next(human)

@@ -194,6 +194,19 @@ def test_a_bad_or_truncated_shard_gets_one_clear_error_and_is_skipped(store9, ro
     assert any("zz-not-a-shard.npz: not a value shard" in line for line in skipped)
 
 
+def test_a_shard_smaller_than_a_batch_is_named_once(store9, rollout, tmp_path):
+    folder = tmp_path / "shards"
+    selfplay.Generator(folder, selfplay.StartPositions(store9, size=9),
+                       selfplay.RolloutContinuation(rollout), seed=2, games_per_shard=4).make(0)
+    logged = []
+    stream = value_shards.ShardStream(str(folder), batch_size=8, passes=3, log=logged.append,
+                                      stopping=lambda: len(logged) > 1)
+    assert list(stream.batches()) == []
+    assert logged[0] == "skipping shard rollout-seed2-000000.npz: 4 records, fewer than the 8 " \
+                        "a batch takes (a smaller --batch-size or larger shards use it)"
+    assert logged[1].startswith("waiting for new shards")
+
+
 def test_the_stream_resumes_where_its_checkpoint_says(store9, rollout, tmp_path):
     folder = tmp_path / "shards"
     gen = selfplay.Generator(folder, selfplay.StartPositions(store9, size=9),

@@ -88,6 +88,7 @@ class ShardStream:
         self.passes, self.poll_seconds, self.log, self.sleep = passes, poll_seconds, log, sleep
         self.stopping = stopping   # while it waits for shards, the stream ends when this is true
         self.bad = set()
+        self.too_small = set()     # shards already named as holding less than a batch
 
     @staticmethod
     def start():
@@ -159,6 +160,11 @@ class ShardStream:
                 yield (PackedPlanes(bits, (len(bits),) + shape),
                        records["outcome"][s].astype(np.float32), position)
             if count == 0:  # fewer records than one batch: count it as used
+                if name not in self.too_small:
+                    self.too_small.add(name)
+                    self.log(f"skipping shard {name}: {len(records['outcome'])} records, fewer "
+                             f"than the {self.batch_size} a batch takes (a smaller "
+                             f"--batch-size or larger shards use it)")
                 position = _copy(position)
                 position["uses"][name] = use + 1
                 position.update(current=None, batch=0)

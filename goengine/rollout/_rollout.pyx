@@ -285,7 +285,8 @@ cdef void context_init(Context* ctx, const RolloutModel* model, const BoardState
             response_key(diamond_code(b, prev, c), libs_class(b, prev), 0)))
         if j >= 0:
             ctx.answers = &model.answers[j * DIAMOND_POINTS]
-    region[0] = PASS_POINT
+    for j in range(7):      # no region flooded yet (all seven are read below)
+        region[j] = PASS_POINT
     d[0] = prev - b.stride; d[1] = prev - 1; d[2] = prev + 1; d[3] = prev + b.stride
     for k in range(4):
         n = d[k]

@@ -204,3 +204,21 @@ def test_two_runs_write_one_suite_each_problem_once_and_each_seed_s_progress(tmp
     assert [e.game_name for e in entries] == ['g1', 'g2', 'g3']
     assert lines == ['(;C[g1 1])', '(;C[g2 2])', '(;C[g3 1])']
     assert tactics_suite.read_progress(folder) == {1: 30, 2: 9}
+
+
+def test_the_fight_judge_reads_each_problem_after_its_answer_and_after_a_pass():
+    """tools/research/rollout_fights.py: the suite's problems as positions with their group
+    and first answer, and the bookkeeping of a verdict: a judge that always says "lives" is
+    right exactly after a live problem's answer and after a kill problem's pass."""
+    fights = tool('rollout_fights')
+    cases = list(fights.problems(GROUPS))
+    assert len(cases) == GROUP_PROBLEMS
+    board, colour, task, stone, answer = cases[0]       # 'live P6', answer R3, White to move
+    assert (colour, task) == (WHITE, 'live')
+    assert board.color_at(stone) == WHITE and len(board.chain_stones(stone)) >= 6
+    assert (stone, answer) == (coords.from_gtp('P6', 19), coords.from_gtp('R3', 19))
+    verdicts, _ = fights.judge(lambda board, stone, i: True, cases[:20])
+    for task, when, right in verdicts:
+        assert right == ((task, when) in (('live', 'answer'), ('kill', 'pass')))
+    assert len(verdicts) == 40
+    assert fights.disagreements(verdicts, verdicts) == (0, 0)

@@ -9,7 +9,8 @@ rollouts of the shipped rollout policy, as the search plays them (no dead ladder
 and the verdict is the group's mean owner at its named stone. One line a setting of the
 rollouts' tactics (RolloutPolicy.tactics); with --weights-net, one more for a four-headed
 network's ownership head on the same positions (the other judge the apv search's leaves
-mix), and where the first setting and the head disagree, which was right:
+mix), where the first setting and the head disagree which was right, and how often its value
+head, one move deep, rates the answer above the policy's favourite move:
 
     tactics none: 179 of 302 (59.3 %, Wilson 53.6-64.7); live after the answer 30 of 38, ...
 
@@ -34,6 +35,7 @@ from goengine.game import coords
 from goengine.game.sgffile import parse_game
 from goengine.game.state import from_record
 from goengine.nn import features, on_planes
+from goengine.players.player import sensible_mask
 from goengine.rollout import rollout_weights
 
 TASK = re.compile(r": (live|kill) ([A-Z]\d+) \(")      # tools/tactics_suite.py's comments
@@ -111,6 +113,29 @@ def summary(name, verdicts, seconds):
             f"{100 * high:.1f}); {', '.join(parts)}; {seconds:.2f} s")
 
 
+def value_prefers_answer(evaluator, cases):
+    """One move deep: where the policy's favourite sensible move is not the problem's first
+    answer, does the value head rate the position after the answer above the one after the
+    favourite, for the mover? {task: (answer rated higher, problems compared)}."""
+    counts = {"live": [0, 0], "kill": [0, 0]}
+    for board, colour, task, stone, answer in cases:
+        planes = features.value_planes(board)
+        prior = np.where(np.ravel(sensible_mask(board, colour)),
+                         np.ravel(on_planes.policy(evaluator, planes)), -1.0)
+        favourite = int(np.argmax(prior))
+        if favourite == answer:
+            continue
+        rated = []
+        for move in (answer, favourite):
+            after = board.copy()
+            after.play(move, colour)
+            rated.append(-float(np.ravel(on_planes.value(evaluator,
+                                                         features.value_planes(after)))[0]))
+        counts[task][0] += rated[0] > rated[1]
+        counts[task][1] += 1
+    return counts
+
+
 def disagreements(first, second):
     """Where two judges' verdicts differ: (positions, how many the second got right)."""
     split = [b[2] for a, b in zip(first, second) if a[2] != b[2]]
@@ -161,6 +186,11 @@ def main(argv=None):
         verdicts, seconds = judge(lives, cases)
         print(summary(name, verdicts, seconds), flush=True)
         results.append((name, verdicts))
+    if args.weights_net:
+        counts = value_prefers_answer(network(args.weights_net), cases)
+        print(f"value head of {args.weights_net}, one move deep: the answer rated above the "
+              f"policy's favourite in " + ", ".join(f"{n} of {total} {task} problems"
+                                                    for task, (n, total) in counts.items()))
     if args.weights_net and len(results) > 1:
         split, head_right = disagreements(results[0][1], results[-1][1])
         print(f"{results[0][0]} and the ownership head disagree on {split} of "

@@ -37,6 +37,7 @@ from goengine.game.state import from_record
 from goengine.nn import features, on_planes
 from goengine.players.player import sensible_mask
 from goengine.rollout import rollout_weights
+from training.evaluation import load_evaluator
 
 TASK = re.compile(r": (live|kill) ([A-Z]\d+) \(")      # tools/tactics_suite.py's comments
 LOADSGF = re.compile(r"loadsgf (\S+):(\d+)$")
@@ -143,15 +144,9 @@ def disagreements(first, second):
 
 
 def network(path):
-    """The ownership head of a four-headed network file, as the engine runs it."""
-    from goengine.nn import backends, int8, netfile
-    try:
-        model = netfile.load_network(path, head="ownership")
-        return backends.make_evaluator(model, backends.pick_runtime("auto", "auto", "cpu"),
-                                       threads=2, device="cpu", weights=path,
-                                       log=lambda line: print(line, file=sys.stderr))
-    except (netfile.NetworkLoadError, backends.BackendError, int8.Int8Error) as exc:
-        sys.exit(f"rollout_fights: {exc}")
+    """A four-headed network file, run as the engine runs it (one clear error for a bad one)."""
+    return load_evaluator(argparse.Namespace(weights=path, fp32=False, device="cpu", threads=2),
+                          "ownership")[1]
 
 
 def main(argv=None):
@@ -168,6 +163,7 @@ def main(argv=None):
     args = p.parse_args(argv)
     cases = list(problems(args.suite))
     policy = rollout_weights.load(args.weights)
+    evaluator = network(args.weights_net) if args.weights_net else None
     judges = []
     for setting in args.tactics:
         judges.append((f"tactics {setting}", setting))
@@ -176,7 +172,7 @@ def main(argv=None):
     results = []
     for name, setting in judges:
         if setting is None:
-            lives = head_judge(network(args.weights_net))
+            lives = head_judge(evaluator)
         else:
             try:
                 policy.tactics = [] if setting == "none" else setting.split(",")
@@ -187,7 +183,7 @@ def main(argv=None):
         print(summary(name, verdicts, seconds), flush=True)
         results.append((name, verdicts))
     if args.weights_net:
-        counts = value_prefers_answer(network(args.weights_net), cases)
+        counts = value_prefers_answer(evaluator, cases)
         print(f"value head of {args.weights_net}, one move deep: the answer rated above the "
               f"policy's favourite in " + ", ".join(f"{n} of {total} {task} problems"
                                                     for task, (n, total) in counts.items()))

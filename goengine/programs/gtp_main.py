@@ -197,32 +197,33 @@ def main(argv=None):
 
 
 def _main(argv):
-    args = build_parser().parse_args(argv)
-    gtp_out = sys.stdout
-    sys.stdout = sys.stderr   # stray prints from libraries must not corrupt GTP
-    if args.margin < 0:
-        log('goengine: --margin must be >= 0')
-        return 2
-    if args.strength is not None:
-        status = apply_strength(args)
-        if status is not None:
-            return status
-    if args.temperature is not None and not args.policy_only:
-        log('goengine: --temperature is for the policy player: add --policy-only')
-        return 2
+    # No KeyboardInterrupt in torch's C++ start-up, its import while --device is parsed included.
+    with ctrl_c_exits_at_once(INTERRUPTED):
+        args = build_parser().parse_args(argv)
+        gtp_out = sys.stdout
+        sys.stdout = sys.stderr   # stray prints from libraries must not corrupt GTP
+        if args.margin < 0:
+            log('goengine: --margin must be >= 0')
+            return 2
+        if args.strength is not None:
+            status = apply_strength(args)
+            if status is not None:
+                return status
+        if args.temperature is not None and not args.policy_only:
+            log('goengine: --temperature is for the policy player: add --policy-only')
+            return 2
 
-    try:   # a bad --search setting is refused before anything loads
-        search_config(args)
-    except ValueError as exc:
-        log(f'goengine: error: {exc}')
-        return 2
+        try:   # a bad --search setting is refused before anything loads
+            search_config(args)
+        except ValueError as exc:
+            log(f'goengine: error: {exc}')
+            return 2
 
-    from goengine.gtp import engine, protocol
-    from goengine.gtp.timecontrol import TimeManager
-    from goengine.rollout.rollout_weights import RolloutLoadError
+        from goengine.gtp import engine, protocol
+        from goengine.gtp.timecontrol import TimeManager
+        from goengine.rollout.rollout_weights import RolloutLoadError
 
-    device = args.device   # resolved by the parser: a missing one stopped it already
-    with ctrl_c_exits_at_once(INTERRUPTED):   # no KeyboardInterrupt in torch's C++ start-up
+        device = args.device   # resolved by the parser: a missing one stopped it already
         networks = loading.networks_asked(args, log, policy_only=args.policy_only)
         if networks is None:
             return 2

@@ -44,13 +44,17 @@ def log(line):
     print(line, file=sys.stderr, flush=True)
 
 
+INTERRUPTED = 'goengine-analysis: interrupted'
+
+
 def main(argv=None):
-    args = build_parser().parse_args(argv)
+    with ctrl_c_exits_at_once(INTERRUPTED):   # torch is imported while --device is parsed
+        args = build_parser().parse_args(argv)
     out = sys.stdout
     sys.stdout = sys.stderr   # stray prints from libraries must not corrupt the answers
     from goengine.analysis.engine import AnalysisEngine
     try:
-        with ctrl_c_exits_at_once('goengine-analysis: interrupted'):
+        with ctrl_c_exits_at_once(INTERRUPTED):
             loaded = loading.load_search(args, log)
     except Exception as exc:   # NetworkLoadError, Int8Error, torch failing on a strange file
         log(f'goengine-analysis: error: cannot load network: {exc}')

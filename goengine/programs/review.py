@@ -268,8 +268,13 @@ def build_parser():
     return p
 
 
+INTERRUPTED = 'goengine-review: interrupted'
+
+
 def main(argv=None):
-    args = build_parser().parse_args(argv)
+    from goengine.programs.interrupt import ctrl_c_exits_at_once
+    with ctrl_c_exits_at_once(INTERRUPTED):   # torch is imported while --device is parsed
+        args = build_parser().parse_args(argv)
     if args.visits is not None and args.visits < 1 or args.seconds <= 0:
         print('goengine-review: --visits and --seconds must be positive', file=sys.stderr)
         return 2
@@ -284,9 +289,8 @@ def main(argv=None):
         return 2
     from goengine.nn import int8, netfile
     from goengine.programs import loading
-    from goengine.programs.interrupt import ctrl_c_exits_at_once
     try:
-        with ctrl_c_exits_at_once('goengine-review: interrupted'):
+        with ctrl_c_exits_at_once(INTERRUPTED):
             loaded = loading.load_search(args, lambda message: print(message, file=sys.stderr),
                                          player_log=lambda message: None)
     except (netfile.NetworkLoadError, int8.Int8Error) as exc:

@@ -19,6 +19,7 @@ torch = pytest.importorskip('torch')
 from goengine import BLACK, PASS, WHITE, Board           # noqa: E402
 from goengine.nn import netfile, nets                    # noqa: E402
 from goengine.nn.inference import NetworkEvaluator       # noqa: E402
+from harness.openings import load_openings               # noqa: E402
 from training.rl_games import current_moves, play_games, replay  # noqa: E402
 from training.rl_learner import (Learner, RLSettings, RunError, backward_in_chunks,  # noqa: E402
                                  policy_gradient_loss, policy_gradient_terms, run_history,
@@ -479,3 +480,20 @@ def test_the_judge_plays_four_ways_and_says_each_with_its_interval(tmp_path, cap
     assert all(re.search(r'won \d of 2 \(\d+\.\d %, Wilson \d+\.\d-\d+\.\d %', line)
                for line in lines)
     assert rl_judge.main(['--weights', str(tmp_path / 'none.pt')]) == 2
+
+
+def test_the_judge_confirms_on_openings_it_has_not_used(tmp_path, capsys, monkeypatch):
+    paths = [tmp_path / f'{name}.pt' for name in ('rl', 'sl')]
+    for path in paths:
+        netfile.save_network(path, nets.HeadsNet(filters=4, layers=2, board_size=19), half=False)
+    rl_judge = tool('rl_judge')
+    used = []
+    monkeypatch.setattr(rl_judge, 'judge', lambda current, start, games, seed, temperature,
+                        openings, komi: used.append(openings) or (0, games))
+    first = [[m for _, m in o] for o in load_openings(GAMES, 10, count=2)]
+    args = ['--weights', str(paths[0]), '--against', str(paths[1]), '--games', '2',
+            '--openings', str(GAMES), '--opening-moves', '10']
+    assert rl_judge.main(args + ['--skip-openings', '1']) == 0
+    assert used[2] == first[1:] and used[0] == ()
+    assert rl_judge.main(args + ['--skip-openings', '100000']) == 2
+    assert 'no opening left after the first 100000' in capsys.readouterr().err

@@ -8,7 +8,8 @@ from the first moves of held-out games, each at T = 1 and greedy. Greedy from th
 board is two games, one with each colour, whatever --games says: both players are then
 deterministic. A checkpoint of a run is judged by exporting it first (selfplay_rl.py
 --export). tools/match.py, which plays through GTP and lets GNU Go count, is the judge of
-what ships.
+what ships. A checkpoint chosen among several on the same games is confirmed on fresh
+ones: other openings (--skip-openings) and another seed.
 
     .venv/bin/python tools/rl_judge.py --weights weights/rl.pt --against weights/heads-k96.pt
     .venv/bin/python tools/selfplay_rl.py --run-dir runs/rl --export runs/rl-now.pt && \\
@@ -49,6 +50,9 @@ def main(argv=None):
     p.add_argument("--openings", default=HELD_OUT_FILE,
                    help="games whose first moves start the games from openings")
     p.add_argument("--opening-moves", type=int, default=20)
+    p.add_argument("--skip-openings", type=int, default=0, metavar="N",
+                   help="start from the file's (N+1)-th opening: a fresh set to confirm a "
+                        "checkpoint chosen among several on the first ones")
     p.add_argument("--komi", type=float, default=7.5)
     p.add_argument("--seed", type=int, default=1)
     p.add_argument("--threads", type=int, default=0, help="torch threads (0: every core)")
@@ -58,8 +62,15 @@ def main(argv=None):
     try:
         current, start = (NetworkEvaluator(netfile.load_network(path), threads=args.threads)
                           for path in (args.weights, args.against))
+        if args.skip_openings < 0:
+            raise ValueError(f"--skip-openings must be 0 or more, got {args.skip_openings}")
         openings = [[move for _, move in moves] for moves in
-                    load_openings(args.openings, args.opening_moves, count=args.games // 2)]
+                    load_openings(args.openings, args.opening_moves,
+                                  count=args.skip_openings + args.games // 2)]
+        openings = openings[args.skip_openings:]
+        if not openings:
+            raise ValueError(f"{args.openings}: no opening left after the first "
+                             f"{args.skip_openings}")
     except (netfile.NetworkLoadError, OSError, ValueError) as exc:
         print(f"rl_judge: {exc}", file=sys.stderr)
         return 2

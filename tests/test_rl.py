@@ -155,6 +155,34 @@ def test_the_loss_is_the_log_probability_of_the_sensible_moves_sampled_from(tiny
     assert torch.allclose(plain[0], raised[0], atol=1e-5) and abs(plain[1] - raised[1]) < 1e-4
 
 
+def test_at_a_temperature_the_games_and_the_gradient_are_those_of_softmax_logits_over_t(
+        tiny, tmp_path):
+    from training.rl_workers import SelfPlayWorker
+    current = current_of(tiny)
+    policy = NetworkEvaluator(netfile.load_network(tiny), threads=0)
+    played = SelfPlayWorker().play(current, current, 2, seed=3, size=9, max_moves=40,
+                                   temperature=0.5)
+    assert ([g.moves for g in played] ==
+            [g.moves for g in play_games(policy, policy, 2, 3, size=9, max_moves=40,
+                                         temperature=0.5)])
+    learner = Learner(tmp_path / 'run', tiny, RLSettings(temperature=0.5))
+    model = learner.model
+    positions = training_positions(played, np.random.default_rng(0), model.planes)
+    loss, entropy = policy_gradient_terms(model, positions, baseline=False, temperature=0.5)
+    with torch.no_grad():
+        logits = model(torch.from_numpy(positions.planes).float())[0]
+    log_p = torch.log_softmax((logits / 0.5).masked_fill(
+        ~torch.from_numpy(positions.sensible), float('-inf')), 1)
+    chosen = log_p[torch.arange(len(positions)), torch.from_numpy(positions.moves)]
+    assert float(loss.detach()) == pytest.approx(
+        float(-(torch.from_numpy(positions.outcomes) * chosen).sum()), rel=1e-5)
+    at_one, _ = policy_gradient_terms(model, positions, baseline=False)
+    assert float(at_one.detach()) != pytest.approx(float(loss.detach()), rel=1e-3)
+    assert learner.update(played)['temperature'] == 0.5
+    with pytest.raises(ValueError, match='temperature above 0'):
+        RLSettings(temperature=0)
+
+
 def test_the_pool_grows_on_schedule_and_its_draw_is_uniform(tiny, tmp_path):
     learner = Learner(tmp_path / 'run', tiny, RLSettings(pool_every=2, lr=0.01))
     games = play_games(policy_of(learner), policy_of(learner), 2, seed=4, size=9, max_moves=30)
@@ -232,6 +260,10 @@ def test_a_resumed_run_keeps_its_settings_unless_told_and_steps_at_them(tiny, tm
     assert changed.optimizer.param_groups[0]['lr'] == 0.02
     told = Learner(run, settings=RLSettings(lr=0.03))   # not the lr the saved state holds
     assert told.optimizer.param_groups[0]['lr'] == 0.03
+    assert driver(['--run-dir', str(run), '--temperature', '0.5', '--export', export]) == 0
+    assert Learner(run).settings.temperature == 0.5
+    assert driver(['--run-dir', str(run), '--temperature', '0', '--export', export]) == 2
+    assert Learner(run).settings.temperature == 0.5                  # the bad flag changed nothing
 
 
 def stat_fields(pid):
@@ -333,7 +365,8 @@ def test_two_ray_workers_play_the_games_the_learner_trains_on(tiny, tmp_path, lo
     learner = Learner(tmp_path / 'run', tiny)
     workers = tool('selfplay_rl').start_workers(ray, 2)
     spec = (('current', 0), spec_of(learner.model))
-    games = tool('selfplay_rl').collect_games(ray, workers, spec, spec, args_for(), 0, print)
+    games = tool('selfplay_rl').collect_games(ray, workers, spec, spec, args_for(), 1.0, 0,
+                                              print)
     assert len(games) == 4 and {w for w in ray.get([w.pid.remote() for w in workers])} != {os.getpid()}
     assert learner.update(games)['games'] == 4
 
@@ -358,8 +391,8 @@ def test_a_worker_killed_mid_iteration_loses_no_finished_game(tiny, tmp_path, lo
     ray.wait = wait_and_kill
     try:
         games = tool('selfplay_rl').collect_games(ray, workers, spec, spec,
-                                                  args_for(games=6, max_moves=200), 0,
-                                                  lines.append)
+                                                  args_for(games=6, max_moves=200), 1.0,
+                                                  0, lines.append)
     finally:
         ray.wait = original_wait
     assert len(games) == 6 and killed

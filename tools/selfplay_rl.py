@@ -51,6 +51,9 @@ def build_parser():
                    help="the current player's moves trained per game (0: all; new runs "
                         f"{RLSettings.positions_per_game})")
     p.add_argument("--no-baseline", action="store_true", help="z alone, no value baseline")
+    p.add_argument("--temperature", type=float,
+                   help="T both players sample at, the gradient that of softmax(logits / T) "
+                        f"(new runs {RLSettings.temperature})")
     p.add_argument("--workers", type=int, default=2, help="self-play actors")
     p.add_argument("--address", default=None, help="a Ray cluster's HOST:PORT (default: local)")
     p.add_argument("--no-ray", action="store_true",
@@ -120,12 +123,12 @@ def game_seed(args, iteration, chunk):
     return hash((args.seed, iteration, chunk)) % 2**32
 
 
-def collect_games(ray, workers, current, opponent, args, iteration, log):
+def collect_games(ray, workers, current, opponent, args, temperature, iteration, log):
     """This iteration's games from the workers, in chunks (the same under the seed as
     --no-ray's)."""
     calls = [lambda worker, i=i, size=size: worker.play.remote(
                  current, opponent, size, game_seed(args, iteration, i), args.size,
-                 args.komi, args.max_moves)
+                 args.komi, args.max_moves, temperature)
              for i, size in enumerate(chunk_sizes(args))]
     return [game for chunk in collect(ray, workers, calls, log) for game in chunk]
 
@@ -169,7 +172,8 @@ def run_without_ray(learner, args, value_data, log):
                 current, opponent, path = iteration_networks(learner)
                 futures = [pool.submit(play_in_process, current, opponent, size,
                                        game_seed(args, iteration, i), args.size, args.komi,
-                                       args.max_moves, args.device)
+                                       args.max_moves, learner.settings.temperature,
+                                       args.device)
                            for i, size in enumerate(chunk_sizes(args))]
                 values = [] if value_data is None else [
                     pool.submit(value_in_process, current, drawn, seed,
@@ -228,7 +232,8 @@ def main(argv=None):
     given = {name: value for name, value in (
         ("games_per_iteration", args.games), ("lr", args.lr), ("pool_every", args.pool_every),
         ("positions_per_game", args.positions_per_game),
-        ("baseline", False if args.no_baseline else None)) if value is not None}
+        ("baseline", False if args.no_baseline else None),
+        ("temperature", args.temperature)) if value is not None}
     log = lambda message: print(message, file=sys.stderr, flush=True)   # noqa: E731
     try:
         learner = Learner(args.run_dir, args.init_weights, seed=args.seed)
@@ -273,8 +278,8 @@ def main(argv=None):
             start = time.monotonic()
             current, opponent, path = iteration_networks(learner)
             iteration, current = learner.iteration, ray.put(current)
-            games = collect_games(ray, workers, current, ray.put(opponent), args, iteration,
-                                  log)
+            games = collect_games(ray, workers, current, ray.put(opponent), args,
+                                  learner.settings.temperature, iteration, log)
             if value_data is not None:
                 collect_value_data(ray, workers, current, value_data, iteration, log)
             entry = learner.update(games)

@@ -42,6 +42,11 @@ class RLSettings:
     pool_every: int = 500             # iterations between the current weights joining the pool
     positions_per_game: int = 0       # the current player's moves trained per game; 0: all
     baseline: bool = True             # z - v(s), v the network's own value; False: z alone
+    temperature: float = 1.0          # T both players sample at, log p that of softmax(logits / T)
+
+    def __post_init__(self):
+        if not self.temperature > 0:
+            raise ValueError(f'the RL games sample at a temperature above 0, not {self.temperature}')
 
 
 # Positions in one forward and backward pass of the learner. The activations kept for the
@@ -90,18 +95,18 @@ def training_positions(games, rng, planes, positions_per_game=0):
                              np.array(outcomes, dtype=np.float32))
 
 
-def policy_gradient_terms(model, positions, baseline=True):
-    """The REINFORCE loss and the policy's entropy at `positions`, summed (not yet the
-    mean). log p is that of the distribution the games sampled from, the softmax over the
-    sensible moves (training.rl_games.sample_moves), so the gradient is the policy
-    gradient of the policy that played. The baseline is the value from the same pass,
-    detached (docs/DECISIONS.md, 'RL baseline')."""
+def policy_gradient_terms(model, positions, baseline=True, temperature=1.0):
+    """The REINFORCE loss and the entropy of the sampled distribution at `positions`,
+    summed (not yet the mean). log p is that of the distribution the games sampled from,
+    the softmax of logits / T over the sensible moves (training.rl_games.sample_moves), so
+    the gradient is the policy gradient of the policy that played. The baseline is the
+    value from the same pass, detached (docs/DECISIONS.md, 'RL baseline')."""
     x = torch.from_numpy(positions.planes).float()
     z = torch.from_numpy(positions.outcomes)
     outputs = model(x)
     if baseline:
         z = z - outputs[1].detach().float()
-    logits = outputs[0].float()
+    logits = outputs[0].float() / temperature
     sensible = torch.from_numpy(positions.sensible)
     log_p = F.log_softmax(logits.masked_fill(~sensible, float('-inf')), dim=1)
     chosen = log_p.gather(1, torch.from_numpy(positions.moves).unsqueeze(1)).squeeze(1)
@@ -120,7 +125,8 @@ def policy_gradient_loss(model, games, rng, positions_per_game=0, baseline=True)
     return loss / len(positions), float(entropy.detach()) / len(positions)
 
 
-def backward_in_chunks(model, positions, chunk=LEARNER_CHUNK, bf16=False, baseline=True):
+def backward_in_chunks(model, positions, chunk=LEARNER_CHUNK, bf16=False, baseline=True,
+                       temperature=1.0):
     """The gradient of policy_gradient_loss's mean, accumulated in the model's .grad one
     chunk of positions at a time, so that memory does not grow with the step's size;
     (the loss, the mean entropy). bf16: the forward passes in bf16 autocast."""
@@ -128,7 +134,7 @@ def backward_in_chunks(model, positions, chunk=LEARNER_CHUNK, bf16=False, baseli
     for start in range(0, len(positions), chunk):
         with torch.autocast('cpu', dtype=torch.bfloat16, enabled=bf16):
             loss, entropy = policy_gradient_terms(model, positions.part(start, start + chunk),
-                                                  baseline)
+                                                  baseline, temperature)
         (loss / len(positions)).backward()
         total_loss += float(loss.detach())
         total_entropy += float(entropy.detach())
@@ -203,14 +209,15 @@ class Learner:
         # bf16 autocast where the CPU computes it natively (docs/DECISIONS.md, 'RL stage
         # network'); weights and step stay fp32.
         loss, entropy = backward_in_chunks(self.model, positions, bf16=bf16_is_fast(),
-                                           baseline=s.baseline)
+                                           baseline=s.baseline, temperature=s.temperature)
         self.optimizer.step()
         self.model.eval()
         self.iteration += 1
         won = sum(g.winner == g.current for g in games)
         entry = dict(iteration=self.iteration, games=len(games), won=won,
                      win_rate=won / len(games), entropy=entropy, loss=loss,
-                     positions=len(positions), lr=s.lr, time=time.time())
+                     positions=len(positions), lr=s.lr, temperature=s.temperature,
+                     time=time.time())
         self.history.append(entry)
         if self.iteration % s.pool_every == 0:
             self._join_pool()

@@ -46,10 +46,11 @@ class SelfPlayWorker:
                                                    device=self.device)
         return self.cache[version]
 
-    def play(self, current, opponent, count, seed, size=19, komi=7.5, max_moves=None):
+    def play(self, current, opponent, count, seed, size=19, komi=7.5, max_moves=None,
+             temperature=1.0):
         """current, opponent: (version, spec); a list of SelfPlayGame."""
         return play_games(self._model(*current), self._model(*opponent), count, seed,
-                          size=size, komi=komi, max_moves=max_moves)
+                          size=size, komi=komi, max_moves=max_moves, temperature=temperature)
 
     def value_records(self, current, drawn, seed, temperature=1.0, net_moves=0):
         """The value records (selfplay.finish_records) of the start positions `drawn`,
@@ -78,9 +79,11 @@ def _kept_worker(device):
     return _worker
 
 
-def play_in_process(current, opponent, count, seed, size, komi, max_moves, device):
+def play_in_process(current, opponent, count, seed, size, komi, max_moves, temperature,
+                    device):
     """SelfPlayWorker.play in a process of a pool."""
-    return _kept_worker(device).play(current, opponent, count, seed, size, komi, max_moves)
+    return _kept_worker(device).play(current, opponent, count, seed, size, komi, max_moves,
+                                     temperature)
 
 
 def value_in_process(current, drawn, seed, temperature, net_moves, device):

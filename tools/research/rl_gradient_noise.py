@@ -38,7 +38,8 @@ def game_gradient(learner, game, rng, per_game):
     positions = training_positions([game], rng, model.planes, per_game)
     model.train()
     model.zero_grad()
-    backward_in_chunks(model, positions, baseline=learner.settings.baseline)
+    backward_in_chunks(model, positions, baseline=learner.settings.baseline,
+                       temperature=learner.settings.temperature)
     model.eval()
     return torch.cat([p.grad.reshape(-1) for p in model.parameters()
                       if p.grad is not None]).double(), len(positions)   # the policy's own

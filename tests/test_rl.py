@@ -513,6 +513,11 @@ def test_the_judge_plays_four_ways_and_says_each_with_its_interval(tmp_path, cap
     assert all(re.search(r'won \d of 2 \(\d+\.\d %, Wilson \d+\.\d-\d+\.\d %', line)
                for line in lines)
     assert rl_judge.main(['--weights', str(tmp_path / 'none.pt')]) == 2
+    assert rl_judge.main(['--weights', str(paths[0]), '--against', str(paths[1]), '--games', '2',
+                          '--openings', str(GAMES), '--opening-moves', '10',
+                          '--temperatures', '0.5']) == 0
+    assert [line.split(':')[0] for line in capsys.readouterr().out.splitlines()] == [
+        'from the empty board, T = 0.5', 'from 10-move openings, T = 0.5']
 
 
 def test_the_judge_confirms_on_openings_it_has_not_used(tmp_path, capsys, monkeypatch):

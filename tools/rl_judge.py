@@ -1,12 +1,12 @@
 #!/usr/bin/env python3
-"""An RL network against the network its run started from, four ways, as the run plays.
+"""An RL network against the network its run started from, as the run plays.
 
 The games are the RL stage's own (training/rl_games.py: both policies sampled over the
 sensible moves, one batched network call a step, played out and counted by area), so a
 checkpoint is judged in minutes: from the empty board, where a user's game begins, and
-from the first moves of held-out games, each at T = 1 and greedy. Greedy from the empty
-board is two games, one with each colour, whatever --games says: both players are then
-deterministic. A checkpoint of a run is judged by exporting it first (selfplay_rl.py
+from the first moves of held-out games, each at T = 1 and greedy (--temperatures: others,
+such as a run's own). Greedy from the empty board is two games, one with each colour,
+whatever --games says: both players are then deterministic. A checkpoint of a run is judged by exporting it first (selfplay_rl.py
 --export). tools/match.py, which plays through GTP and lets GNU Go count, is the judge of
 what ships. A checkpoint chosen among several on the same games is confirmed on fresh
 ones: other openings (--skip-openings) and another seed.
@@ -53,10 +53,15 @@ def main(argv=None):
     p.add_argument("--skip-openings", type=int, default=0, metavar="N",
                    help="start from the file's (N+1)-th opening: a fresh set to confirm a "
                         "checkpoint chosen among several on the first ones")
+    p.add_argument("--temperatures", type=float, nargs="+", default=[1.0, 0.0], metavar="T",
+                   help="the temperatures both play at, each from the empty board and from "
+                        "openings (0: greedy; default: 1 0)")
     p.add_argument("--komi", type=float, default=7.5)
     p.add_argument("--seed", type=int, default=1)
     p.add_argument("--threads", type=int, default=0, help="torch threads (0: every core)")
     args = p.parse_args(argv)
+    if any(t < 0 for t in args.temperatures):
+        p.error("a temperature is 0 (greedy) or more")
     if args.threads:
         torch.set_num_threads(args.threads)
     try:
@@ -74,10 +79,11 @@ def main(argv=None):
     except (netfile.NetworkLoadError, OSError, ValueError) as exc:
         print(f"rl_judge: {exc}", file=sys.stderr)
         return 2
-    ways = (("from the empty board, T = 1", 1.0, (), args.games),
-            ("from the empty board, greedy", 0.0, (), 2),
-            (f"from {args.opening_moves}-move openings, T = 1", 1.0, openings, args.games),
-            (f"from {args.opening_moves}-move openings, greedy", 0.0, openings, args.games))
+    ways = [(f"from {where}, {f'T = {t:g}' if t else 'greedy'}", t, starts,
+             2 if t == 0 and not starts else args.games)
+            for where, starts in (("the empty board", ()),
+                                  (f"{args.opening_moves}-move openings", openings))
+            for t in args.temperatures]
     for name, temperature, starts, games in ways:
         began = time.monotonic()
         won, played = judge(current, start, games, args.seed, temperature, starts, args.komi)

@@ -6,10 +6,11 @@ sensible moves, one batched network call a step, played out and counted by area)
 checkpoint is judged in minutes: from the empty board, where a user's game begins, and
 from the first moves of held-out games, each at T = 1 and greedy (--temperatures: others,
 such as a run's own). Greedy from the empty board is two games, one with each colour,
-whatever --games says: both players are then deterministic. A checkpoint of a run is judged by exporting it first (selfplay_rl.py
---export). tools/match.py, which plays through GTP and lets GNU Go count, is the judge of
-what ships. A checkpoint chosen among several on the same games is confirmed on fresh
-ones: other openings (--skip-openings) and another seed.
+whatever --games says: both players are then deterministic. A checkpoint of a run is
+judged by exporting it first (selfplay_rl.py --export). tools/match.py, which plays
+through GTP and lets GNU Go count, is the judge of what ships. A checkpoint chosen among
+several on the same games is confirmed on fresh ones: other openings (--skip-openings) and
+another seed.
 
     .venv/bin/python tools/rl_judge.py --weights weights/rl.pt --against weights/heads-k96.pt
     .venv/bin/python tools/selfplay_rl.py --run-dir runs/rl --export runs/rl-now.pt && \\
@@ -62,13 +63,13 @@ def main(argv=None):
     args = p.parse_args(argv)
     if any(t < 0 for t in args.temperatures):
         p.error("a temperature is 0 (greedy) or more")
+    if args.skip_openings < 0:
+        p.error("--skip-openings is 0 or more")
     if args.threads:
         torch.set_num_threads(args.threads)
     try:
         current, start = (NetworkEvaluator(netfile.load_network(path), threads=args.threads)
                           for path in (args.weights, args.against))
-        if args.skip_openings < 0:
-            raise ValueError(f"--skip-openings must be 0 or more, got {args.skip_openings}")
         openings = [[move for _, move in moves] for moves in
                     load_openings(args.openings, args.opening_moves,
                                   count=args.skip_openings + args.games // 2)]

@@ -46,7 +46,8 @@ class RLSettings:
 
     def __post_init__(self):
         if not self.temperature > 0:
-            raise ValueError(f'the RL games sample at a temperature above 0, not {self.temperature}')
+            raise ValueError('the RL games sample at a temperature above 0, '
+                             f'not {self.temperature}')
 
 
 # Positions in one forward and backward pass of the learner. The activations kept for the

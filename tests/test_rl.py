@@ -78,6 +78,16 @@ def test_one_update_moves_the_policy_towards_a_win_and_away_from_a_loss(tiny, tm
     assert (after > before) if won else (after < before), (before, after)
 
 
+def chosen_log_p(model, positions, temperature=1.0):
+    """(log p of each move played, under softmax(logits / T) over the sensible moves; the
+    value), computed here apart from the learner."""
+    with torch.no_grad():
+        logits, value = model(torch.from_numpy(positions.planes).float())[:2]
+    log_p = torch.log_softmax((logits / temperature).masked_fill(
+        ~torch.from_numpy(positions.sensible), float('-inf')), 1)
+    return log_p[torch.arange(len(positions)), torch.from_numpy(positions.moves)], value
+
+
 def test_the_baseline_is_the_network_s_own_value_held_constant(tiny, tmp_path):
     learner = Learner(tmp_path / 'run', tiny, RLSettings(positions_per_game=3))
     games = play_games(policy_of(learner), policy_of(learner), 2, seed=2, size=9)
@@ -85,11 +95,7 @@ def test_the_baseline_is_the_network_s_own_value_held_constant(tiny, tmp_path):
     positions = training_positions(games, np.random.default_rng(0), model.planes, 3)
     loss, entropy = policy_gradient_terms(model, positions)
     assert torch.isfinite(loss) and 0 < entropy / len(positions) <= np.log(81) + 1e-6
-    with torch.no_grad():
-        logits, value = model(torch.from_numpy(positions.planes).float())[:2]
-    log_p = torch.log_softmax(logits.masked_fill(~torch.from_numpy(positions.sensible),
-                                                 float('-inf')), 1)
-    chosen = log_p[torch.arange(len(positions)), torch.from_numpy(positions.moves)]
+    chosen, value = chosen_log_p(model, positions)
     advantage = torch.from_numpy(positions.outcomes) - value
     assert float(loss.detach()) == pytest.approx(float(-(advantage * chosen).sum()), rel=1e-5)
     without, _ = policy_gradient_terms(model, positions, baseline=False)
@@ -169,11 +175,7 @@ def test_at_a_temperature_the_games_and_the_gradient_are_those_of_softmax_logits
     model = learner.model
     positions = training_positions(played, np.random.default_rng(0), model.planes)
     loss, entropy = policy_gradient_terms(model, positions, baseline=False, temperature=0.5)
-    with torch.no_grad():
-        logits = model(torch.from_numpy(positions.planes).float())[0]
-    log_p = torch.log_softmax((logits / 0.5).masked_fill(
-        ~torch.from_numpy(positions.sensible), float('-inf')), 1)
-    chosen = log_p[torch.arange(len(positions)), torch.from_numpy(positions.moves)]
+    chosen, _ = chosen_log_p(model, positions, temperature=0.5)
     assert float(loss.detach()) == pytest.approx(
         float(-(torch.from_numpy(positions.outcomes) * chosen).sum()), rel=1e-5)
     at_one, _ = policy_gradient_terms(model, positions, baseline=False)
@@ -498,14 +500,20 @@ def test_greedy_games_are_the_policies_most_probable_moves(tiny):
     assert first[0].moves[0] == int(np.argmax(logits))
 
 
-def test_the_judge_plays_four_ways_and_says_each_with_its_interval(tmp_path, capsys):
-    torch.manual_seed(0)
+def judge_arguments(tmp_path):
+    """rl_judge's arguments for two small networks, two games a way, 10-move openings."""
     paths = [tmp_path / f'{name}.pt' for name in ('rl', 'sl')]
     for path in paths:
         netfile.save_network(path, nets.HeadsNet(filters=4, layers=2, board_size=19), half=False)
+    return ['--weights', str(paths[0]), '--against', str(paths[1]), '--games', '2',
+            '--openings', str(GAMES), '--opening-moves', '10']
+
+
+def test_the_judge_plays_four_ways_and_says_each_with_its_interval(tmp_path, capsys):
+    torch.manual_seed(0)
+    args = judge_arguments(tmp_path)
     rl_judge = tool('rl_judge')
-    assert rl_judge.main(['--weights', str(paths[0]), '--against', str(paths[1]), '--games', '2',
-                          '--openings', str(GAMES), '--opening-moves', '10']) == 0
+    assert rl_judge.main(args) == 0
     lines = capsys.readouterr().out.splitlines()
     assert [line.split(':')[0] for line in lines] == [
         'from the empty board, T = 1', 'from the empty board, greedy',
@@ -513,24 +521,18 @@ def test_the_judge_plays_four_ways_and_says_each_with_its_interval(tmp_path, cap
     assert all(re.search(r'won \d of 2 \(\d+\.\d %, Wilson \d+\.\d-\d+\.\d %', line)
                for line in lines)
     assert rl_judge.main(['--weights', str(tmp_path / 'none.pt')]) == 2
-    assert rl_judge.main(['--weights', str(paths[0]), '--against', str(paths[1]), '--games', '2',
-                          '--openings', str(GAMES), '--opening-moves', '10',
-                          '--temperatures', '0.5']) == 0
+    assert rl_judge.main(args + ['--temperatures', '0.5']) == 0
     assert [line.split(':')[0] for line in capsys.readouterr().out.splitlines()] == [
         'from the empty board, T = 0.5', 'from 10-move openings, T = 0.5']
 
 
 def test_the_judge_confirms_on_openings_it_has_not_used(tmp_path, capsys, monkeypatch):
-    paths = [tmp_path / f'{name}.pt' for name in ('rl', 'sl')]
-    for path in paths:
-        netfile.save_network(path, nets.HeadsNet(filters=4, layers=2, board_size=19), half=False)
+    args = judge_arguments(tmp_path)
     rl_judge = tool('rl_judge')
     used = []
     monkeypatch.setattr(rl_judge, 'judge', lambda current, start, games, seed, temperature,
                         openings, komi: used.append(openings) or (0, games))
     first = [[m for _, m in o] for o in load_openings(GAMES, 10, count=2)]
-    args = ['--weights', str(paths[0]), '--against', str(paths[1]), '--games', '2',
-            '--openings', str(GAMES), '--opening-moves', '10']
     assert rl_judge.main(args + ['--skip-openings', '1']) == 0
     assert used[2] == first[1:] and used[0] == ()
     assert rl_judge.main(args + ['--skip-openings', '100000']) == 2

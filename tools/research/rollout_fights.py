@@ -185,8 +185,8 @@ def main(argv=None):
     if args.weights_net:
         counts = value_prefers_answer(evaluator, cases)
         print(f"value head of {args.weights_net}, one move deep: the answer rated above the "
-              f"policy's favourite in " + ", ".join(f"{n} of {total} {task} problems"
-                                                    for task, (n, total) in counts.items()))
+              "policy's favourite in " + ", ".join(f"{n} of {total} {task} problems"
+                                                   for task, (n, total) in counts.items()))
     if args.weights_net and len(results) > 1:
         split, head_right = disagreements(results[0][1], results[-1][1])
         print(f"{results[0][0]} and the ownership head disagree on {split} of "

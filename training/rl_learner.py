@@ -42,7 +42,8 @@ class RLSettings:
     pool_every: int = 500             # iterations between the current weights joining the pool
     positions_per_game: int = 0       # the current player's moves trained per game; 0: all
     baseline: bool = True             # z - v(s), v the network's own value; False: z alone
-    temperature: float = 1.0          # T both players sample at, log p that of softmax(logits / T)
+    temperature: float = 1.0          # T both players sample at, log p that of softmax(logits / T);
+                                      # lr moves that distribution lr / T^2 (DECISIONS 'RL temperature')
 
     def __post_init__(self):
         if not self.temperature > 0:

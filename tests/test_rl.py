@@ -229,6 +229,8 @@ def test_the_curve_reads_the_run_s_own_log(tiny, tmp_path, capsys):
     assert tool('rl_curve').main(['--run-dir', str(run), '--every', '2']) is None
     lines = capsys.readouterr().out.splitlines()
     assert lines[0].startswith(f'iterations     1-2     {2 * won:>5} of 6 ')
+    first_two = (learner.history[0]['loss'] + learner.history[1]['loss']) / 2
+    assert lines[0].endswith(f', loss {first_two:+.3f}')
     assert lines[1].startswith(f'iterations     3-3     {won:>5} of 3 ')
     assert f'all 3 iterations: {3 * won} of 9' in lines[2]
     assert lines[-1] == f'last iteration: 3 games, lr 0.01, {learner.history[-1]["positions"]} positions'

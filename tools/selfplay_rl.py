@@ -156,6 +156,7 @@ def iteration_line(entry, path, rate, value_data=None):
     values = (f", {value_data.games} value games" if value_data is not None else "")
     return (f"iteration {entry['iteration']}: {entry['won']} of {entry['games']} won "
             f"against {path.rsplit('/', 1)[-1]}, entropy {entry['entropy']:.3f}, "
+            f"loss {entry['loss']:+.3f}, "
             f"{rate:.2f} games/s{values}")
 
 

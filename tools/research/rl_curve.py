@@ -3,12 +3,13 @@
 of iterations, and whether it is climbing.
 
 Every iteration's games are the current network against a pool version, both sampling
-at T = 1 without search, so the training win rate is the paper's RL-against-SL curve
+at the run's temperature without search, so the training win rate is the paper's RL-against-SL curve
 while the pool holds only the start. It is read from the checkpoint's own log
 (training/rl_learner.py keeps every iteration's entry), so the curve survives moving the
 run between machines. The trend is the least-squares slope of the per-iteration win
 rate, each iteration weighted by its games, with its binomial standard error (the
-Cochran-Armitage test for a trend in proportions).
+Cochran-Armitage test for a trend in proportions). A block's mean loss, -(z - v) log p,
+falling well below zero is a step running away (docs/DECISIONS.md, 'RL temperature').
 
     .venv/bin/python tools/research/rl_curve.py --run-dir weights/rl-run --every 10
 """
@@ -23,13 +24,14 @@ from training.rl_learner import RunError, run_history
 
 
 def blocks(history, every):
-    """(first, last, games, won, mean entropy) over runs of `every` iterations."""
+    """(first, last, games, won, mean entropy, mean loss) over runs of `every` iterations."""
     for start in range(0, len(history), every):
         part = history[start:start + every]
         games = sum(e['games'] for e in part)
         entropy = sum(e['entropy'] * e['games'] for e in part) / games
+        loss = sum(e['loss'] for e in part) / len(part)
         yield (part[0]['iteration'], part[-1]['iteration'], games,
-               sum(e['won'] for e in part), entropy)
+               sum(e['won'] for e in part), entropy, loss)
 
 
 def trend(history):
@@ -56,11 +58,11 @@ def settings_of(entry):
 
 def report(history, every):
     lines = []
-    for first, last, games, won, entropy in blocks(history, every):
+    for first, last, games, won, entropy, loss in blocks(history, every):
         low, high = wilson_interval(won, games)
         lines.append(f"iterations {first:>5}-{last:<5} {won:>5} of {games:<5} "
                      f"{100 * won / games:5.1f} % (Wilson {100 * low:.1f}-{100 * high:.1f}), "
-                     f"entropy {entropy:.3f}")
+                     f"entropy {entropy:.3f}, loss {loss:+.3f}")
     games = sum(e['games'] for e in history)
     won = sum(e['won'] for e in history)
     low, high = wilson_interval(won, games)

@@ -3,8 +3,8 @@
 of iterations, and whether it is climbing.
 
 Every iteration's games are the current network against a pool version, both sampling
-at the run's temperature without search, so the training win rate is the paper's RL-against-SL curve
-while the pool holds only the start. It is read from the checkpoint's own log
+at the run's temperature without search, so the training win rate is the paper's
+RL-against-SL curve while the pool holds only the start. It is read from the checkpoint's own log
 (training/rl_learner.py keeps every iteration's entry), so the curve survives moving the
 run between machines. The trend is the least-squares slope of the per-iteration win
 rate, each iteration weighted by its games, with its binomial standard error (the

@@ -54,7 +54,7 @@ def build_parser():
     p.add_argument("--temperature", type=float,
                    help="T both players sample at, the gradient that of softmax(logits / T) "
                         f"(new runs {RLSettings.temperature}); the step is lr / T^2 in that "
-                        "distribution, so a lower T wants a smaller --lr")
+                        "distribution")
     p.add_argument("--workers", type=int, default=2, help="self-play actors")
     p.add_argument("--address", default=None, help="a Ray cluster's HOST:PORT (default: local)")
     p.add_argument("--no-ray", action="store_true",

@@ -9,7 +9,7 @@ RL-against-SL curve while the pool holds only the start. It is read from the che
 run between machines. The trend is the least-squares slope of the per-iteration win
 rate, each iteration weighted by its games, with its binomial standard error (the
 Cochran-Armitage test for a trend in proportions). A block's mean loss, -(z - v) log p,
-falling well below zero is a step running away (docs/DECISIONS.md, 'RL temperature').
+fell well below zero in each run that fell apart (docs/DECISIONS.md, 'RL temperature').
 
     .venv/bin/python tools/research/rl_curve.py --run-dir weights/rl-run --every 10
 """

@@ -181,6 +181,10 @@ def test_at_a_temperature_the_games_and_the_gradient_are_those_of_softmax_logits
     at_one, _ = policy_gradient_terms(model, positions, baseline=False)
     assert float(at_one.detach()) != pytest.approx(float(loss.detach()), rel=1e-3)
     assert learner.update(played)['temperature'] == 0.5
+    current, start = policy_of(learner), NetworkEvaluator(learner.start_network(), threads=0)
+    studied = learner.games_against_start(2, seed=5)      # what tools/research reads
+    assert ([g.moves for g in studied] ==
+            [g.moves for g in play_games(current, start, 2, seed=5, size=9, temperature=0.5)])
     with pytest.raises(ValueError, match='temperature above 0'):
         RLSettings(temperature=0)
 

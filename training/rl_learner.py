@@ -272,10 +272,11 @@ class Learner:
 
     def games_against_start(self, count, seed):
         """`count` games of the current network against the one the run started from, as
-        an iteration that draws it plays them: what the studies of a run's step
-        (tools/research) read."""
+        an iteration that draws it plays them (at the run's temperature, on its network's
+        board): what the studies of a run's step (tools/research) read."""
         return play_games(NetworkEvaluator(self.model, threads=0),
-                          NetworkEvaluator(self.start_network(), threads=0), count, seed=seed)
+                          NetworkEvaluator(self.start_network(), threads=0), count, seed=seed,
+                          size=self.model.board_size, temperature=self.settings.temperature)
 
     def export(self, path):
         """The current network as a shipped file: fp16 (batch norm already folded)."""

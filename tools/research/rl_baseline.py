@@ -4,13 +4,14 @@
 REINFORCE's step is the mean of (z - b) * dlog p over the current policy's moves; the
 baseline b changes nothing in expectation, and the noise goes with E[(z - b)^2]. This
 plays games of an RL run's current network against its pool's first version (the
-network it started from), as the run's iterations do, and reads at a sample of the
-current player's positions: z (the outcome for the mover), the current network's own
-value head, which the learner subtracts (training/rl_learner.py), the start network's
-(frozen: what the learner subtracted before it read its own), the start's moved to the games' komi
-through the score head (nets.value_at_komi), and for each the scale a of a * v that
-would leave the least E[(z - a v)^2]. Each by the move number, since a value reads a
-decided game better than an open one.
+network it started from), as the run's iterations do (at its temperature), and reads
+at a sample of the current player's positions: z (the outcome for the mover), the
+current network's own value head, which the learner subtracts (training/rl_learner.py),
+the start network's (frozen: what the learner subtracted before it read its own), the
+start's moved to the games' komi through the score head (nets.value_at_komi), and for
+each the scale a of a * v that would leave the least E[(z - a v)^2] and the mean
+advantage E[z - v]. Each by the move number, since a value reads a decided game better
+than an open one.
 
     .venv/bin/python tools/research/rl_baseline.py --run-dir runs/rl --games 64
 """
@@ -59,13 +60,15 @@ def values(network, boards):
 
 
 def line(name, z, v):
-    """E[z^2], E[(z - v)^2], the best scale a and E[(z - a v)^2], corr(z, v)."""
+    """E[z^2], E[(z - v)^2], the best scale a and E[(z - a v)^2], corr(z, v), and the
+    mean advantage E[z - v]: a baseline that reads the games too high or too low moves
+    every sampled move down or up together."""
     a = float((z * v).sum() / max((v * v).sum(), 1e-12))
     corr = float(np.corrcoef(z, v)[0, 1]) if v.std() > 0 and z.std() > 0 else float('nan')
     return (f"{name}: {len(z)} positions, E[z^2] {np.mean(z * z):.3f}, "
             f"E[(z - v)^2] {np.mean((z - v) ** 2):.3f}, best a {a:.2f} -> "
             f"E[(z - a v)^2] {np.mean((z - a * v) ** 2):.3f}, corr {corr:.3f}, "
-            f"mean |v| {np.mean(np.abs(v)):.3f}")
+            f"mean |v| {np.mean(np.abs(v)):.3f}, E[z - v] {np.mean(z - v):+.3f}")
 
 
 def main(argv=None):
@@ -80,7 +83,8 @@ def main(argv=None):
     learner = Learner(args.run_dir)
     games = learner.games_against_start(args.games, args.seed)
     won = sum(g.winner == g.current for g in games)
-    print(f"{args.run_dir}: iteration {learner.iteration}, {args.games} games, current won "
+    print(f"{args.run_dir}: iteration {learner.iteration}, {args.games} games at T "
+          f"{learner.settings.temperature}, current won "
           f"{won}, {np.mean([len(g.moves) for g in games]):.0f} moves a game")
     z, moves, boards = readings(games, np.random.default_rng(args.seed), args.positions_per_game)
     raw, at_komi = values(NetworkEvaluator(learner.start_network(), threads=0), boards)

@@ -17,7 +17,7 @@ import pytest
 torch = pytest.importorskip('torch')
 
 from goengine import BLACK, PASS, WHITE, Board           # noqa: E402
-from goengine.nn import netfile, nets                    # noqa: E402
+from goengine.nn import features, netfile, nets          # noqa: E402
 from goengine.nn.inference import NetworkEvaluator       # noqa: E402
 from harness.openings import load_openings               # noqa: E402
 from training.rl_games import current_moves, play_games, replay  # noqa: E402
@@ -57,9 +57,8 @@ def policy_of(learner):
 
 def own_log_probability(model, game, draws):
     """Mean log p of the current policy's own moves in `game` as an update drawing from
-    `draws` (a generator, consumed) takes them: the softmax over the sensible moves, each
-    position in the symmetry it draws, so that before and after measure the one objective
-    the step followed, on any CPU."""
+    `draws` (a generator, consumed) takes them: the softmax over the sensible moves, so
+    that before and after measure the one objective the step followed, on any CPU."""
     with torch.no_grad():
         loss, _ = policy_gradient_loss(model, [game], draws, baseline=False)
     return -float(loss) * game.outcome_for(game.current)
@@ -71,7 +70,7 @@ def test_one_update_moves_the_policy_towards_a_win_and_away_from_a_loss(tiny, tm
     games = play_games(policy, policy, 8, seed=1, size=9)
     game = next(g for g in games if (g.winner == g.current) == won)
     learner = Learner(tmp_path / 'run', tiny, RLSettings(lr=0.5, baseline=False))
-    draws = copy.deepcopy(learner.rng)          # the symmetries the update will draw
+    draws = copy.deepcopy(learner.rng)          # what the update will draw
     before = own_log_probability(learner.model, game, copy.deepcopy(draws))
     learner.update([game])
     after = own_log_probability(learner.model, game, draws)
@@ -86,6 +85,18 @@ def chosen_log_p(model, positions, temperature=1.0):
     log_p = torch.log_softmax((logits / temperature).masked_fill(
         ~torch.from_numpy(positions.sensible), float('-inf')), 1)
     return log_p[torch.arange(len(positions)), torch.from_numpy(positions.moves)], value
+
+
+def test_each_move_is_trained_in_the_orientation_it_was_sampled_in(tiny):
+    policy = NetworkEvaluator(netfile.load_network(tiny), threads=0)
+    games = play_games(policy, policy, 2, seed=6, size=9, max_moves=40)
+    positions = training_positions(games, np.random.default_rng(0), policy.model.planes)
+    own = [pair for game in games for pair in current_moves(game)]
+    assert len(positions) == len(own) > 10
+    for i, (board, move) in enumerate(own):     # the board as sample_moves read it
+        assert np.array_equal(positions.planes[i],
+                              features.input_planes(board, policy.model.planes))
+        assert positions.moves[i] == move and positions.sensible[i][move]
 
 
 def test_the_baseline_is_the_network_s_own_value_held_constant(tiny, tmp_path):

@@ -6,8 +6,8 @@ over the current policy's own moves in n games, z the outcome for the mover and 
 baseline: the current network's own value head, read in the same forward pass as the
 policy and held constant (a function of the position alone, so the step stays unbiased;
 the value head is trained by nothing and rides on the trunk the policy moves); off, v = 0,
-the paper's first variant. Positions come in a random one of the 8 symmetries, as the SL
-trainer feeds them. Every `pool_every` iterations the current weights join the pool, and
+the paper's first variant. Each move is trained in the orientation it was sampled in, the
+board as it stands, so that log p is that of the distribution that played it. Every `pool_every` iterations the current weights join the pool, and
 each iteration's opponent is drawn uniformly from it.
 
 The run folder holds checkpoint.pt (written whole at every iteration, through a
@@ -60,10 +60,10 @@ LEARNER_CHUNK = 256
 
 @dataclass
 class TrainingPositions:
-    """The positions one step trains on, each in the symmetry it drew."""
+    """The positions one step trains on, each as the game sampled its move there."""
     planes: np.ndarray      # (N, planes, s, s) uint8
     sensible: np.ndarray    # (N, s*s) bool: the moves the games sampled from
-    moves: np.ndarray       # (N,) int64: the move played, in the same symmetry
+    moves: np.ndarray       # (N,) int64: the move played
     outcomes: np.ndarray    # (N,) float32: z, the outcome for the player who moved
 
     def __len__(self):
@@ -77,18 +77,20 @@ class TrainingPositions:
 def training_positions(games, rng, planes, positions_per_game=0):
     """The current policy's moves in `games` as a step takes them: all of them, or a
     uniform sample of `positions_per_game` a game (the same terms, so the same expected
-    gradient), each in a random one of the 8 symmetries as the SL trainer feeds them."""
+    gradient). Each in the orientation the game sampled it in (sample_moves reads the
+    board as it stands): the network's policy differs between the 8 symmetries, and a
+    step taken in another is off-policy: a mean advantage c adds c times the
+    cross-entropy between the two orientations to the loss, pushing them apart when
+    c < 0 (docs/DECISIONS.md, 'RL orientation')."""
     planes_of, masks, moves, outcomes = [], [], [], []
     for game in games:
         own = current_moves(game)
         if positions_per_game and len(own) > positions_per_game:
             own = [own[i] for i in rng.choice(len(own), positions_per_game, replace=False)]
         for board, move in own:
-            k = int(rng.integers(features.NUM_SYMMETRIES))
-            planes_of.append(features.apply_symmetry(features.input_planes(board, planes), k))
-            grid = sensible_mask(board, board.to_move).reshape(board.size, board.size)
-            masks.append(features.apply_symmetry(grid, k).reshape(-1))
-            moves.append(features.symmetric_move(move, k, board.size))
+            planes_of.append(features.input_planes(board, planes))
+            masks.append(sensible_mask(board, board.to_move))
+            moves.append(move)
             outcomes.append(game.outcome_for(game.current))
     if not planes_of:
         raise ValueError('no move of the current policy in these games')

@@ -1,6 +1,8 @@
 #!/usr/bin/env python3
-"""How far an RL run's policy has moved from the network it started from, and how much of
-the policy's mass lies off the sensible moves the self-play games sample from.
+"""How far an RL run's policy has moved from the network it started from, how much of the
+policy's mass lies off the sensible moves the self-play games sample from, and how far
+its 8 orientations disagree: the mean KL from the board as it stands (where the games
+sample) to each other symmetry, at the run's temperature, over the sensible moves.
 
 Two kinds of positions: held-out 9-dan games (every 25th move) and self-play games of the
 run's starting network against itself (every 10th move of the current player's colour),
@@ -56,6 +58,29 @@ def compare(current, start, boards):
             float((lc.argmax(1) == ls.argmax(1)).float().mean()))
 
 
+def orientation_gap(model, boards, temperature):
+    """Mean KL(p as the board stands || p in symmetry k) over k = 1..7 and `boards`, each
+    p the softmax of logits / `temperature` over the sensible moves."""
+    planes = np.stack([features.input_planes(b, model.planes) for b in boards])
+    sensible = torch.from_numpy(np.stack([sensible_mask(b, b.to_move) for b in boards]))
+    size = boards[0].size
+
+    def log_p(k):
+        x = np.stack([features.apply_symmetry(p, k) for p in planes])
+        with torch.no_grad():
+            logits = model(torch.from_numpy(x).float())[0].float().numpy()
+        back = np.stack([features.invert_symmetry(row.reshape(size, size), k).reshape(-1)
+                         for row in logits])
+        return F.log_softmax(torch.from_numpy(back / temperature)
+                             .masked_fill(~sensible, float('-inf')), 1)
+
+    as_it_stands = log_p(0)
+    p = as_it_stands.exp()
+    gaps = [(p * (as_it_stands - log_p(k))).masked_fill(~sensible, 0.0).sum(1).mean()
+            for k in range(1, features.NUM_SYMMETRIES)]
+    return float(np.mean(gaps))
+
+
 def main(argv=None):
     p = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     p.add_argument("--run-dir", required=True)
@@ -73,6 +98,10 @@ def main(argv=None):
         print(f"{name}: {len(boards)} positions, KL(start || current) {kl:.4f}, mass off "
               f"the sensible moves {off_start:.4f} (start) {off_current:.4f} (current), "
               f"top-1 agreement {agree:.3f}")
+        t = learner.settings.temperature
+        print(f"  orientations at T {t}: KL(as it stands || other symmetry) "
+              f"{orientation_gap(start, boards, t):.4f} (start) "
+              f"{orientation_gap(current, boards, t):.4f} (current)")
 
 
 if __name__ == "__main__":

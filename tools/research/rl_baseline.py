@@ -61,8 +61,8 @@ def values(network, boards):
 
 def line(name, z, v):
     """E[z^2], E[(z - v)^2], the best scale a and E[(z - a v)^2], corr(z, v), and the
-    mean advantage E[z - v]: a baseline that reads the games too high or too low moves
-    every sampled move down or up together."""
+    mean advantage E[z - v], below 0 where v reads the games too high (what an off-policy
+    step turned against the policy: docs/DECISIONS.md, 'RL orientation')."""
     a = float((z * v).sum() / max((v * v).sum(), 1e-12))
     corr = float(np.corrcoef(z, v)[0, 1]) if v.std() > 0 and z.std() > 0 else float('nan')
     return (f"{name}: {len(z)} positions, E[z^2] {np.mean(z * z):.3f}, "

@@ -7,8 +7,9 @@ baseline: the current network's own value head, read in the same forward pass as
 policy and held constant (a function of the position alone, so the step stays unbiased;
 the value head is trained by nothing and rides on the trunk the policy moves); off, v = 0,
 the paper's first variant. Each move is trained in the orientation it was sampled in, the
-board as it stands, so that log p is that of the distribution that played it. Every `pool_every` iterations the current weights join the pool, and
-each iteration's opponent is drawn uniformly from it.
+board as it stands, so that log p is that of the distribution that played it. Every
+`pool_every` iterations the current weights join the pool, and each iteration's opponent
+is drawn uniformly from it.
 
 The run folder holds checkpoint.pt (written whole at every iteration, through a
 temporary file, and on SIGTERM) and pool/NNNNNN.pt, one file a pool version.
@@ -42,8 +43,9 @@ class RLSettings:
     pool_every: int = 500             # iterations between the current weights joining the pool
     positions_per_game: int = 0       # the current player's moves trained per game; 0: all
     baseline: bool = True             # z - v(s), v the network's own value; False: z alone
-    temperature: float = 1.0          # T both players sample at, log p that of softmax(logits / T);
-                                      # lr moves that distribution lr / T^2 (DECISIONS 'RL temperature')
+    temperature: float = 1.0          # T both players sample at, log p that of
+                                      # softmax(logits / T); a step moves that
+                                      # distribution lr / T^2 (DECISIONS 'RL temperature')
 
     def __post_init__(self):
         if not self.temperature > 0:

@@ -60,18 +60,15 @@ def compare(current, start, boards):
 
 def orientation_gap(model, boards, temperature):
     """Mean KL(p as the board stands || p in symmetry k) over k = 1..7 and `boards`, each
-    p the softmax of logits / `temperature` over the sensible moves."""
-    planes = np.stack([features.input_planes(b, model.planes) for b in boards])
+    p the softmax of logits / `temperature` over the sensible moves; the evaluator reads
+    each symmetry and turns its logits back, in fp32."""
+    evaluator = NetworkEvaluator(model, use_bf16=False, threads=0)
     sensible = torch.from_numpy(np.stack([sensible_mask(b, b.to_move) for b in boards]))
-    size = boards[0].size
 
     def log_p(k):
-        x = np.stack([features.apply_symmetry(p, k) for p in planes])
-        with torch.no_grad():
-            logits = model(torch.from_numpy(x).float())[0].float().numpy()
-        back = np.stack([features.invert_symmetry(row.reshape(size, size), k).reshape(-1)
-                         for row in logits])
-        return F.log_softmax(torch.from_numpy(back / temperature)
+        logits = evaluator.evaluate(boards, boards[0].komi,
+                                    symmetries=[k] * len(boards)).policy_logits
+        return F.log_softmax(torch.from_numpy(logits / temperature)
                              .masked_fill(~sensible, float('-inf')), 1)
 
     as_it_stands = log_p(0)

@@ -285,6 +285,23 @@ def test_a_resumed_run_keeps_its_settings_unless_told_and_steps_at_them(tiny, tm
     assert Learner(run).settings.temperature == 0.5                  # the bad flag changed nothing
 
 
+def test_the_run_keeps_its_network_every_n_iterations_as_it_would_ship(tiny, tmp_path):
+    run, exported = tmp_path / 'run', tmp_path / 'export.pt'
+    driver = lambda iterations: tool('selfplay_rl').main(            # noqa: E731
+        ['--run-dir', str(run), '--init-weights', str(tiny), '--size', '9', '--games', '2',
+         '--workers', '1', '--no-ray', '--no-progress', '--max-moves', '12',
+         '--iterations', str(iterations), '--keep-every', '2'])
+    assert driver(2) == 0
+    Learner(run).export(exported)
+    kept = run / 'networks' / '000002.pt'
+    first, second = (netfile.load_network(p) for p in (kept, exported))
+    assert first.extra == second.extra and first.extra['rl_iteration'] == 2
+    assert all(torch.equal(a, b) for a, b in zip(first.state_dict().values(),
+                                                 second.state_dict().values()))
+    assert driver(1) == 0                                           # iteration 3: none kept
+    assert sorted(os.listdir(run / 'networks')) == ['000002.pt']
+
+
 def stat_fields(pid):
     """/proc/PID/stat's fields after the command's name: state, parent pid, ..."""
     with open(f'/proc/{pid}/stat') as f:

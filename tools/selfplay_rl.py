@@ -6,7 +6,8 @@ Self-play workers are Ray actors (training/rl_workers.py), on this machine by de
 HOST:PORT`, the head's address from `ray start --head`). Each iteration sends the current
 weights and an opponent drawn from the pool, collects --games finished games and takes
 one policy-gradient step (training/rl_learner.py); the run folder resumes after a kill,
-and Ctrl-C or SIGTERM ends it with a checkpoint. A worker that dies loses only the games
+and Ctrl-C or SIGTERM ends it with a checkpoint. Every --keep-every iterations the network
+also goes to RUN_DIR/networks/, as it would ship, for tools/rl_judge.py. A worker that dies loses only the games
 it had not finished: they are played again on another worker, none is counted twice.
 
 With --value-data DIR the same workers also make the value network's data, AlphaGo's
@@ -23,6 +24,7 @@ labelled with its result, which tools/train_value.py --selfplay DIR trains on.
 """
 
 import argparse
+import os
 import signal
 import sys
 import time
@@ -78,6 +80,10 @@ def build_parser():
                    help="the training game collections the value games start from "
                         "(default: training/dataset.py's)")
     p.add_argument("--export", metavar="FILE", help="write the current network (fp16) and stop")
+    p.add_argument("--keep-every", type=int, default=50, metavar="N",
+                   help="every N iterations also write the network as --export does, to "
+                        "RUN_DIR/networks/ITERATION.pt, for tools/rl_judge.py (0: never; "
+                        "default %(default)s)")
     p.add_argument("--no-progress", action="store_true")
     return p
 
@@ -160,6 +166,17 @@ def iteration_line(entry, path, rate, value_data=None):
             f"{rate:.2f} games/s{values}")
 
 
+def keep_network(learner, args, log):
+    """Every --keep-every iterations the network as it would ship, in RUN_DIR/networks/:
+    what the run's checkpoints are judged on while it goes on."""
+    if not args.keep_every or learner.iteration % args.keep_every:
+        return
+    path = os.path.join(args.run_dir, "networks", f"{learner.iteration:06d}.pt")
+    os.makedirs(os.path.dirname(path), exist_ok=True)
+    learner.export(path)
+    log(f"selfplay_rl: iteration {learner.iteration} -> {path}")
+
+
 def run_without_ray(learner, args, value_data, log):
     """The same iterations with the workers as processes of this machine."""
     import concurrent.futures
@@ -187,6 +204,7 @@ def run_without_ray(learner, args, value_data, log):
                 entry = learner.update(games)
                 log(iteration_line(entry, path, len(games) / (time.monotonic() - start),
                                    value_data))
+                keep_network(learner, args, log)
         except KeyboardInterrupt:
             learner.save()
             log(f"selfplay_rl: stopped at iteration {learner.iteration}, checkpoint written")
@@ -230,7 +248,10 @@ def _interrupt(*_):
 
 
 def main(argv=None):
-    args = build_parser().parse_args(argv)
+    parser = build_parser()
+    args = parser.parse_args(argv)
+    if args.keep_every < 0:
+        parser.error("--keep-every is 0 (never) or more")
     given = {name: value for name, value in (
         ("games_per_iteration", args.games), ("lr", args.lr), ("pool_every", args.pool_every),
         ("positions_per_game", args.positions_per_game),
@@ -290,6 +311,7 @@ def main(argv=None):
                             entropy=f"{entry['entropy']:.2f}", games_s=f"{rate:.2f}")
             bar.update(1)
             log(iteration_line(entry, path, rate, value_data))
+            keep_network(learner, args, log)
     except KeyboardInterrupt:
         learner.save()
         log(f"selfplay_rl: stopped at iteration {learner.iteration}, checkpoint written")

@@ -24,12 +24,14 @@ from training.rl_learner import RunError, run_history
 
 
 def blocks(history, every):
-    """(first, last, games, won, mean entropy, mean loss) over runs of `every` iterations."""
+    """(first, last, games, won, mean entropy, mean loss) over runs of `every` iterations,
+    each iteration's means weighted by its games (the early entries do not count their
+    positions)."""
     for start in range(0, len(history), every):
         part = history[start:start + every]
         games = sum(e['games'] for e in part)
         entropy = sum(e['entropy'] * e['games'] for e in part) / games
-        loss = sum(e['loss'] for e in part) / len(part)
+        loss = sum(e['loss'] * e['games'] for e in part) / games
         yield (part[0]['iteration'], part[-1]['iteration'], games,
                sum(e['won'] for e in part), entropy, loss)
 

@@ -264,6 +264,26 @@ def test_the_curve_s_trend_follows_the_win_rate():
     assert flat == 0
 
 
+def test_the_gradient_s_signal_is_read_without_bias_and_with_its_own_error():
+    """Games whose gradients are a known G plus noise: |G|^2 comes out right on average,
+    equal to |mean|^2 - tr(Cov) / n, and the jackknife's error is the estimates' spread."""
+    noise = tool('rl_gradient_noise')
+    generator = torch.Generator().manual_seed(0)
+    signal_vector = torch.zeros(40, dtype=torch.float64)
+    signal_vector[:4] = 0.5                                                  # |G|^2 = 1
+    estimates, errors = [], []
+    for _ in range(300):
+        games = signal_vector + 0.4 * torch.randn(48, 40, generator=generator, dtype=torch.float64)
+        trace, signal, error, mean = noise.spread(list(games))
+        assert signal == pytest.approx(float(mean @ mean) - trace / 48)
+        estimates.append(signal)
+        errors.append(error)
+    assert np.mean(estimates) == pytest.approx(1.0, abs=0.02)
+    assert np.mean(errors) == pytest.approx(np.std(estimates), rel=0.2)
+    assert noise.noise_scale(6.4, 1.0, 0.1) == '6.4 games'
+    assert noise.noise_scale(6.4, 0.1, 0.1).startswith('above 21.3 games')
+
+
 def test_a_resumed_run_keeps_its_settings_unless_told_and_steps_at_them(tiny, tmp_path):
     run, export = tmp_path / 'run', str(tmp_path / 'rl.pt')
     driver = tool('selfplay_rl').main

@@ -10,7 +10,8 @@ tr(Cov_all) says how many games trained at k positions are worth one trained at 
 them. The gradient noise scale tr(Cov) / |G|^2
 (McCandlish et al. 2018, "An Empirical Model of Large-Batch Training") is the number of
 games a step needs before its signal outweighs its noise; |G|^2 is estimated without
-bias as |mean|^2 - tr(Cov) / n, and is too small to read when that comes out near 0.
+bias as |mean|^2 - tr(Cov) / n, with a jackknife standard error, and where it is within
+two of them of 0 only a least noise scale is read.
 
 The games are the run's own: its current network against its pool's first version, as
 an iteration plays them. Each game's gradient goes through the learner's own loss, one
@@ -46,12 +47,27 @@ def game_gradient(learner, game, rng, per_game):
 
 
 def spread(gradients):
-    """(tr(Cov) of one game's gradient, the unbiased |G|^2, the mean)."""
+    """(tr(Cov) of one game's gradient, the unbiased |G|^2 and its jackknife standard
+    error, the mean). |G|^2 is the mean of g_i . g_j over pairs of different games, which
+    is |mean|^2 - tr(Cov) / n; leaving out one game at a time gives its spread."""
     g = torch.stack(gradients)
     n = len(g)
     mean = g.mean(0)
     trace = float(((g - mean) ** 2).sum() / (n - 1))
-    return trace, float(mean @ mean) - trace / n, mean
+    gram = g @ g.T
+    rows = gram.sum(1) - gram.diagonal()               # each game's products with the others
+    pairs = rows.sum()
+    left_out = (pairs - 2 * rows) / ((n - 1) * (n - 2))
+    error = float(((n - 1) / n * ((left_out - left_out.mean()) ** 2).sum()).sqrt())
+    return trace, float(pairs / (n * (n - 1))), error, mean
+
+
+def noise_scale(trace, signal, error):
+    """The games a step needs for its signal to match its noise, tr(Cov) / |G|^2, or where
+    |G|^2 is within two standard errors of 0 the least it can be."""
+    if signal > 2 * error:
+        return f"{trace / signal:.3g} games"
+    return f"above {trace / (max(signal, 0.0) + 2 * error):.3g} games (|G|^2 within 2 s.e. of 0)"
 
 
 def main(argv=None):
@@ -81,13 +97,13 @@ def main(argv=None):
             gradients.append(g)
             used += n
         seconds = (time.perf_counter() - start) / used
-        trace, signal, mean = spread(gradients)
+        trace, signal, error, mean = spread(gradients)
         if first_mean is None:
             first_trace, first_mean = trace, mean
         cosine = float(mean @ first_mean / (mean.norm() * first_mean.norm()))
         print(f"positions {positions or 'all'}: tr(Cov) {trace:.4g} a game "
-              f"(r = {trace / first_trace:.2f} of the first), |G|^2 {signal:.3g}, noise scale "
-              f"{trace / signal if signal > 0 else float('inf'):.3g} games, mean's cosine "
+              f"(r = {trace / first_trace:.2f} of the first), |G|^2 {signal:.3g} (s.e. "
+              f"{error:.2g}), noise scale {noise_scale(trace, signal, error)}, mean's cosine "
               f"with the first {cosine:.3f}; learner {seconds * 1000:.1f} ms a position")
 
 

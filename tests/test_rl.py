@@ -580,12 +580,40 @@ def test_the_judge_plays_four_ways_and_says_each_with_its_interval(tmp_path, cap
         'from the empty board, T = 0.5', 'from 10-move openings, T = 0.5']
 
 
+def test_the_judge_s_turned_network_is_the_network_read_in_that_symmetry(tmp_path):
+    rl_judge = tool('rl_judge')
+    torch.manual_seed(0)
+    evaluator = NetworkEvaluator(nets.HeadsNet(filters=4, layers=2, board_size=19), threads=1)
+    boards = [Board(19, 7.5) for _ in range(2)]
+    boards[0].play(3 * 19 + 15)
+    for symmetry in (0, 3, 6):
+        turned = rl_judge.Turned(evaluator, symmetry).evaluate(boards, 7.5).policy_logits
+        read = evaluator.evaluate(boards, 7.5, symmetries=[symmetry] * 2).policy_logits
+        assert np.array_equal(turned, read)
+    assert not np.allclose(rl_judge.Turned(evaluator, 3).evaluate(boards, 7.5).policy_logits,
+                           evaluator.evaluate(boards, 7.5).policy_logits)
+
+
+def test_the_judge_plays_a_set_of_games_in_each_symmetry_both_networks_read(monkeypatch):
+    rl_judge = tool('rl_judge')
+    sets = []
+
+    def play(current, start, games, seed, **_):
+        sets.append((current.symmetry, start.symmetry))
+        return [argparse.Namespace(winner=BLACK, current=BLACK if i < 3 else WHITE)
+                for i in range(games)]
+
+    monkeypatch.setattr(rl_judge, 'play_games', play)
+    assert rl_judge.judge('rl', 'sl', 4, 1, 0.0, (), 7.5, symmetries=[0, 3, 6]) == (9, 12)
+    assert sets == [(0, 0), (3, 3), (6, 6)]
+
+
 def test_the_judge_confirms_on_openings_it_has_not_used(tmp_path, capsys, monkeypatch):
     args = judge_arguments(tmp_path)
     rl_judge = tool('rl_judge')
     used = []
     monkeypatch.setattr(rl_judge, 'judge', lambda current, start, games, seed, temperature,
-                        openings, komi: used.append(openings) or (0, games))
+                        openings, komi, symmetries: used.append(openings) or (0, games))
     first = [[m for _, m in o] for o in load_openings(GAMES, 10, count=2)]
     assert rl_judge.main(args + ['--skip-openings', '1']) == 0
     assert used[2] == first[1:] and used[0] == ()

@@ -10,7 +10,8 @@ whatever --games says: both players are then deterministic. A checkpoint of a ru
 judged by exporting it first (selfplay_rl.py --export). tools/match.py, which plays
 through GTP and lets GNU Go count, is the judge of what ships. A checkpoint chosen among
 several on the same games is confirmed on fresh ones: other openings (--skip-openings) and
-another seed.
+another seed. Greedy, each of the 8 symmetries the networks can read the board in is a
+different pair of players, so greedy is judged in all of them (--symmetries 0 1 2 3 4 5 6 7).
 
     .venv/bin/python tools/rl_judge.py --weights weights/rl.pt --against weights/heads-k96.pt
     .venv/bin/python tools/selfplay_rl.py --run-dir runs/rl --export runs/rl-now.pt && \\
@@ -34,11 +35,27 @@ from training.dataset import HELD_OUT_FILE
 from training.rl_games import play_games
 
 
-def judge(current, start, games, seed, temperature, openings, komi):
-    """(won, played) of `current` against `start` (evaluators) in `games` games."""
-    played = play_games(current, start, games, seed, komi=komi, temperature=temperature,
-                        openings=openings)
-    return sum(g.winner == g.current for g in played), len(played)
+class Turned:
+    """A network that reads every board in one of the 8 symmetries (features.
+    apply_symmetry), its policy turned back: greedy, each is a player of its own."""
+
+    def __init__(self, evaluator, symmetry):
+        self.evaluator, self.symmetry = evaluator, symmetry
+
+    def evaluate(self, boards, komi):
+        return self.evaluator.evaluate(boards, komi, symmetries=[self.symmetry] * len(boards))
+
+
+def judge(current, start, games, seed, temperature, openings, komi, symmetries=(0,)):
+    """(won, played) of `current` against `start` (evaluators) in `games` games for each
+    of `symmetries`, both networks reading the board in it."""
+    won = played = 0
+    for symmetry in symmetries:
+        games_played = play_games(Turned(current, symmetry), Turned(start, symmetry), games,
+                                  seed, komi=komi, temperature=temperature, openings=openings)
+        won += sum(g.winner == g.current for g in games_played)
+        played += len(games_played)
+    return won, played
 
 
 def main(argv=None):
@@ -57,6 +74,11 @@ def main(argv=None):
     p.add_argument("--temperatures", type=float, nargs="+", default=[1.0, 0.0], metavar="T",
                    help="the temperatures both play at, each from the empty board and from "
                         "openings (0: greedy; default: 1 0)")
+    p.add_argument("--symmetries", type=int, nargs="+", default=[0], metavar="K",
+                   choices=range(8),
+                   help="the board symmetries (0-7) both networks read the board in, each "
+                        "its own set of games: greedy play differs by orientation, so greedy "
+                        "is judged over all 8 (default: 0, the board as it stands)")
     p.add_argument("--komi", type=float, default=7.5)
     p.add_argument("--seed", type=int, default=1)
     p.add_argument("--threads", type=int, default=0, help="torch threads (0: every core)")
@@ -87,7 +109,8 @@ def main(argv=None):
             for t in args.temperatures]
     for name, temperature, starts, games in ways:
         began = time.monotonic()
-        won, played = judge(current, start, games, args.seed, temperature, starts, args.komi)
+        won, played = judge(current, start, games, args.seed, temperature, starts, args.komi,
+                            args.symmetries)
         low, high = wilson_interval(won, played)
         print(f"{name}: won {won} of {played} ({100 * won / played:.1f} %, Wilson "
               f"{100 * low:.1f}-{100 * high:.1f} %; {time.monotonic() - began:.0f} s)",

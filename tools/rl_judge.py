@@ -6,14 +6,17 @@ sensible moves, one batched network call a step, played out and counted by area)
 checkpoint is judged in minutes: from the empty board, where a user's game begins, and
 from the first moves of held-out games, each at T = 1 and greedy (--temperatures: others,
 such as a run's own). Greedy from the empty board is two games, one with each colour,
-whatever --games says: both players are then deterministic. A checkpoint of a run is
-judged by exporting it first (selfplay_rl.py --export). tools/match.py, which plays
-through GTP and lets GNU Go count, is the judge of what ships. A checkpoint chosen among
-several on the same games is confirmed on fresh ones: other openings (--skip-openings) and
-another seed. Greedy, each of the 8 symmetries the networks can read the board in is a
-different pair of players, so greedy is judged in all of them (--symmetries 0 1 2 3 4 5 6 7).
+whatever --games says: both players are then deterministic. A run writes its network
+every 50 iterations to RUN_DIR/networks/ (selfplay_rl.py --keep-every; --export writes
+the latest). tools/match.py, which plays through GTP and lets GNU Go count, is the judge
+of what ships. A checkpoint chosen among several on the same games is confirmed on fresh
+ones: other openings (--skip-openings) and another seed. Greedy, each of the 8 symmetries
+the networks can read the board in is a different pair of players, so greedy is judged in
+all of them (--symmetries 0 1 2 3 4 5 6 7).
 
     .venv/bin/python tools/rl_judge.py --weights weights/rl.pt --against weights/heads-k96.pt
+    .venv/bin/python tools/rl_judge.py --weights runs/rl/networks/000500.pt --temperatures 0 \
+        --symmetries 0 1 2 3 4 5 6 7
     .venv/bin/python tools/selfplay_rl.py --run-dir runs/rl --export runs/rl-now.pt && \\
         .venv/bin/python tools/rl_judge.py --weights runs/rl-now.pt --games 400
 

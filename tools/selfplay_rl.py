@@ -7,8 +7,9 @@ HOST:PORT`, the head's address from `ray start --head`). Each iteration sends th
 weights and an opponent drawn from the pool, collects --games finished games and takes
 one policy-gradient step (training/rl_learner.py); the run folder resumes after a kill,
 and Ctrl-C or SIGTERM ends it with a checkpoint. Every --keep-every iterations the network
-also goes to RUN_DIR/networks/, as it would ship, for tools/rl_judge.py. A worker that dies loses only the games
-it had not finished: they are played again on another worker, none is counted twice.
+also goes to RUN_DIR/networks/, as it would ship, for tools/rl_judge.py. A worker that
+dies loses only the games it had not finished: they are played again on another worker,
+none is counted twice.
 
 With --value-data DIR the same workers also make the value network's data, AlphaGo's
 recipe with the current RL network playing the games out (training/selfplay.py,

@@ -5,8 +5,8 @@ The games are the RL stage's own (training/rl_games.py: both policies sampled ov
 sensible moves, one batched network call a step, played out and counted by area), so a
 checkpoint is judged in minutes: from the empty board, where a user's game begins, and
 from the first moves of held-out games, each at T = 1 and greedy (--temperatures: others,
-such as a run's own). Greedy from the empty board is two games, one with each colour,
-whatever --games says: both players are then deterministic. A run writes its network
+such as a run's own). Greedy from the empty board is two games a symmetry, one with each
+colour, whatever --games says: both players are then deterministic. A run writes its network
 every 50 iterations to RUN_DIR/networks/ (selfplay_rl.py --keep-every; --export writes
 the latest). tools/match.py, which plays through GTP and lets GNU Go count, is the judge
 of what ships. A checkpoint chosen among several on the same games is confirmed on fresh

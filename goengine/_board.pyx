@@ -974,6 +974,12 @@ cdef class Board:
         self.st.ko = NO_POINT
         self._remember_position()
 
+    def forget_ko(self):
+        """Lift the simple-ko ban: a ladder reader assumes the defender wins every ko it
+        starts in (KataGo's input features read ladders that way)."""
+        self.st.ko = NO_POINT
+        self.st.ko_color = EMPTY
+
     # -- queries ------------------------------------------------------------
 
     def color_at(self, move):

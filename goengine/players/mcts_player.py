@@ -9,7 +9,6 @@ commands from the networks directly.
 import time
 
 from goengine import BLACK, WHITE
-from goengine.players import critical_groups
 from goengine.players.decision import Decision
 from goengine.players.player import Player
 from goengine.players.heads import NetworkAnswers
@@ -57,15 +56,11 @@ class MCTSPlayer(Player):
         start = time.monotonic()
         head = self.network_ownership(game, color)
         refused = self.dead_group_fillers(game, color, head)
-        floored = self.unsure_group_points(game, color, head)
         if refused and self.verbose:
             self.log(f'goengine: not adding stones to a dead group: {len(refused)} moves')
-        if floored and self.verbose:
-            self.log(f'goengine: unsure groups: {len(floored)} points get a prior of at least '
-                     f'{self.config.unsure_group_floor}')
         reused = self.search.set_position(game, color, dynamic_komi=color == WHITE,
                                           refuse_pass=self.refuses_pass(game, color, cleanup),
-                                          refused=refused, floored=floored)
+                                          refused=refused)
         self.search.run(limits, report=report, interval=interval,
                         stop_when_decided=self.config.stop_when_decided and not full)
         elapsed = time.monotonic() - start
@@ -75,14 +70,6 @@ class MCTSPlayer(Player):
         self._note(reused, self.search.last_sims, elapsed)
         self._report_network_error()
         return self.search.result()
-
-    def unsure_group_points(self, game, color, head):
-        """The points of the big groups that the ownership head `head` leaves unsure
-        (players.critical_groups), where SearchConfig.unsure_group_floor is set; else none."""
-        if head is None or self.config.unsure_group_floor <= 0:
-            return []
-        return critical_groups.unsure_group_points(game.board_for(color), head,
-                                                   self.config.unsure_group_level)
 
     def refuses_pass(self, game, color, cleanup):
         """Decision.refuses_pass with this search's pass ban."""

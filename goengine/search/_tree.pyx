@@ -1155,38 +1155,6 @@ cdef class Tree:
         with nogil:
             pthread_mutex_unlock(&self.lock)
 
-    def floor_root_priors(self, moves, double floor):
-        """Root moves (Python ints) get a prior of at least `floor`; the other moves but
-        pass give up that mass in proportion, so the sum stays. The points of a group whose
-        fate is unsure are tried early (players/critical_groups.py)."""
-        cdef int i
-        cdef Node* c
-        cdef double raised = 0, rest = 0, scale
-        cdef set wanted = set()
-        for m in moves:
-            wanted.add(point_of(&self.root_state, m // self.root_state.size,
-                                m % self.root_state.size))
-        with nogil:
-            pthread_mutex_lock(&self.lock)
-        for i in range(self.nodes[self.root].first_child,
-                       self.nodes[self.root].first_child + self.nodes[self.root].num_children):
-            c = &self.nodes[i]
-            if c.move in wanted:
-                if c.prior < floor:
-                    raised += floor - c.prior
-                    c.prior = floor
-            elif c.move != PASS_POINT:
-                rest += c.prior
-        if raised > 0 and rest > 0:
-            scale = max(0.0, 1.0 - raised / rest)
-            for i in range(self.nodes[self.root].first_child,
-                           self.nodes[self.root].first_child + self.nodes[self.root].num_children):
-                c = &self.nodes[i]
-                if c.move not in wanted and c.move != PASS_POINT:
-                    c.prior = c.prior * scale
-        with nogil:
-            pthread_mutex_unlock(&self.lock)
-
     @property
     def expand_threshold(self):
         """n_thr: visits a leaf needs before it is expanded (the search adapts it)."""

@@ -71,11 +71,6 @@ class SearchConfig:
                                  # (mean over its stones) is dead beyond doubt: the root never
                                  # adds a stone to it (players/dead_groups.py); above 1: off
                                  # (docs/DECISIONS.md, 'dead groups')
-    unsure_group_floor: float = 0.0  # the least prior the root gives the liberties of a chain
-                                 # of 6+ stones whose ownership the network leaves unsure, and
-                                 # the empty points beside them (players/critical_groups.py);
-                                 # 0: off, not yet judged (docs/DECISIONS.md, 'unsure groups')
-    unsure_group_level: float = 0.5  # unsure: the chain's own colour's mean ownership below this
     value_bias_factor: float = 0.0  # zero search: a leaf's network value is corrected by this
                                  # share of the mean error that the searched subtrees of
                                  # nodes with the same local shape (the last two moves, the
@@ -146,8 +141,6 @@ class SearchConfig:
             raise ValueError('lost_ladder_prior must be in [0, 1]')
         if not self.dead_group_doubt > 0:
             raise ValueError('dead_group_doubt must be > 0')
-        if not (0.0 <= self.unsure_group_floor < 1.0 and 0.0 < self.unsure_group_level <= 1.0):
-            raise ValueError('need 0 <= unsure_group_floor < 1 and 0 < unsure_group_level <= 1')
         if not (0.0 <= self.value_bias_factor <= 1.0 and 0.0 <= self.value_bias_exponent <= 1.0):
             raise ValueError('need 0 <= value_bias_factor <= 1 and 0 <= value_bias_exponent <= 1')
         if self.adapt_period <= 0 or self.resign_min_visits < 0:

@@ -108,7 +108,6 @@ class Search:
         self.root_key = None       # what the root is: see _key()
         self.root_moves = []       # the game's moves up to the root
         self.root_color = None     # the player to move at the root
-        self.floored = []          # root moves whose priors the next run raises (set_position)
         self.seeds = itertools.count(1000 * self.config.seed + 1)
         self.last_sims = 0         # simulations in the last run()
         self.last_evals = 0        # network evaluations (policy and value) in the last run()
@@ -138,7 +137,7 @@ class Search:
         self.root_key = None
 
     def set_position(self, game, color, dynamic_komi=False, refuse_pass=False, barred=None,
-                     refused=(), floored=()):
+                     refused=()):
         """Point the root at `game` with `color` to move, reusing the subtree of
         the moves played since the last root when possible. Returns True if the
         tree was reused.
@@ -149,8 +148,6 @@ class Search:
         below the root (analysis's avoid and allow; Tree.restrict); None: none.
         refused: moves the root may not play (the player's dead-group fillers), unless
         nothing but a pass would be left.
-        floored: root moves whose prior is raised to config.unsure_group_floor once the
-        root's priors are in (the points of the groups the network is unsure of).
         dynamic_komi: White gives handicap and plays here, so its rollouts count
         with config.dynamic_komi() extra points (the win rates and scores reported,
         and the resign rule's, are the true count's).
@@ -174,7 +171,6 @@ class Search:
             self.tree.prepare_root(*serves)
         self.tree.forbid(self._forbidden(board, color, refuse_pass, refused))
         self.tree.restrict(barred or {})
-        self.floored = list(floored)
         return reused
 
     def _alternates(self, played, color):
@@ -218,9 +214,6 @@ class Search:
         deadline = start + limits.desired if limits.desired is not None else math.inf
         last_deadline = start + limits.longest if limits.longest is not None else math.inf
         self._wait_for_root_priors(start, deadline)
-        if self.floored and self.config.unsure_group_floor > 0 and self.tree.root_priors_final:
-            self.tree.floor_root_priors(self.floored, self.config.unsure_group_floor)
-            self.floored = []          # once: a search run again keeps the raised priors
         before, evals_before = self.tree.sims_done, self.network_evaluations()
         self.tree.start(max_sims)
         threads = [threading.Thread(target=self.tree.run, args=(next(self.seeds),),

@@ -3,7 +3,6 @@ every leaf and no rollouts. A tiny random four-headed network on 9x9 serves it."
 
 import time
 
-import numpy as np
 import pytest
 
 from goengine import BLACK
@@ -142,58 +141,3 @@ def test_the_mode_is_checked():
     with pytest.raises(ValueError, match='search_mode'):
         SearchConfig(search_mode='alphazero')
     assert SearchConfig(search_mode='zero').simulation_threads(True) == 1
-
-
-class OptimistNetwork:
-    """The tiny network, every position's value +0.5 for its player to move: wrong by the
-    same amount at every node, so that a node's children, seen from its own side, always
-    back up +0.5 against its network's -0.5."""
-
-    def __init__(self, network):
-        self.network = network
-
-    def __getattr__(self, name):
-        return getattr(self.network, name)
-
-    def evaluate(self, *args, **options):
-        out = self.network.evaluate(*args, **options)
-        out.value = np.full_like(out.value, 0.5)
-        if out.true_value is not None:
-            out.true_value = np.full_like(out.true_value, 0.5)
-        return out
-
-
-def test_the_subtree_value_bias_corrects_a_network_that_errs_alike_in_a_local_shape(heads):
-    """KataGo's subtree value bias (SearchConfig.value_bias_factor): nodes record how far
-    their searched subtrees moved from their network value, by local shape, and a leaf
-    evaluated later in a recorded shape takes that share of the shape's mean error. Off,
-    every value is the network's."""
-    optimist = OptimistNetwork(heads)
-    shifts, recorded = [], []
-    for factor in (0.0, 0.45):
-        search = zero_search(optimist, value_bias_factor=factor, max_pending_policy=1,
-                             batch_size=1)
-        try:
-            search_once(search, 3000)
-            nodes = [search.tree.node(int(c['node'][i])) for c, i in walk(search.tree)
-                     if c['n_v'][i] > 0]
-            assert all(n['value_net'] == pytest.approx(-0.5) for n in nodes)
-            assert all(n['bias_slot'] >= 0 for n in nodes) == (factor > 0)
-            shifts.append([n['value'] - n['value_net'] for n in nodes])
-            recorded.append([n['shape_bias'] for n in nodes])
-        finally:
-            search.close()
-    assert not any(shifts[0]) and not any(recorded[0])
-    # the error is the same sign everywhere: a node's children back up more than +0.05
-    # from its side against its network's -0.5, and never more than +0.5, so a shape's
-    # record lies in (0, 0.45] and a corrected leaf moves up by at most the factor
-    assert all(0 <= bias <= 0.45 + 1e-6 for bias in recorded[1])
-    assert sum(bias > 0 for bias in recorded[1]) > 20
-    assert all(0 <= shift <= 0.45 + 1e-6 for shift in shifts[1])
-    assert sum(shift > 0.1 for shift in shifts[1]) >= 1   # shapes recur: a few of 3,000
-
-
-def test_the_subtree_value_bias_is_checked_and_off_by_default():
-    assert SearchConfig().value_bias_factor == 0.0
-    with pytest.raises(ValueError, match='value_bias_factor'):
-        SearchConfig(value_bias_factor=1.5)

@@ -23,17 +23,9 @@ Beside AlphaGo's statistics each node sums the final area scores (komi
 included) of the rollouts below it, N_s and W_s: the search's estimate of
 by how much a move wins or loses, which kata-analyze reports as scoreLead.
 It never steers the search.
-
-With value_bias_factor the zero search corrects the network by local shape (KataGo's
-subtree value bias, KataGoMethods.md): every evaluated node records, in a table keyed by
-the last two moves and the 5x5 square around the last, how far the mean of its searched
-children has moved from its own network value; a leaf evaluated later in a shape with a
-record takes that share of the shape's weighted mean error. KataGo corrects a node's own
-value again at every update; here the correction is fixed when the leaf's value arrives,
-since the statistics are sums.
 """
 
-from libc.math cimport atan, sqrt, exp, pow
+from libc.math cimport atan, sqrt, exp
 from libc.stdint cimport int8_t, int16_t, int32_t, int64_t, uint8_t, uint32_t, uint64_t
 from libc.stdlib cimport free, malloc
 from libc.string cimport memcpy, memset
@@ -114,11 +106,6 @@ ctypedef struct Node:
     float net_score          # the score head's expected final score for this node, mover's
                              # view, komi (tree.komi) included (VALUE_DONE, with scores)
     float w_ns               # the network scores backed up with the n_v values, summed
-    int32_t bias_slot        # zero search with value_bias_factor: this node's local shape's
-                             # entry in the bias table (-1: none yet, or the root)
-    float value_net          # the network's own value, before the shape's bias corrected it
-    float bias_delta         # what this node last added to its entry's sums: its children's
-    float bias_weight        # mean value less value_net, times bias_weight (visits^exponent)
 
 
 ctypedef struct Request:
@@ -140,76 +127,6 @@ ctypedef struct Timing:
     double select            # selection, expansion, queueing (lock held)
     double rollout           # the rollout (no lock)
     double backup            # backup (lock held)
-
-
-ctypedef struct BiasEntry:
-    # one local shape's evidence (KataGo's subtree value bias, KataGoMethods.md): how much
-    # the searched subtrees of the nodes with this shape beat their network values, summed
-    # with weights, and the weights
-    double delta_sum
-    double weight_sum
-
-
-# The bias table is direct-mapped: 2^16 shapes, a collision shares an entry.
-cdef enum:
-    BIAS_SLOTS = 65536
-    PATTERN_RADIUS = 2       # the shape is the 5x5 square around the node's move
-
-cdef uint64_t BIAS_MOVE[MAX_POINTS][2]      # the node's move, its parent's move
-cdef uint64_t BIAS_MOVER[3]
-cdef uint64_t BIAS_POINT[25][8]             # (point of the square, what is there)
-
-
-cdef uint64_t splitmix64(uint64_t* state) noexcept nogil:
-    cdef uint64_t z
-    state[0] += <uint64_t>0x9E3779B97F4A7C15
-    z = state[0]
-    z = (z ^ (z >> 30)) * <uint64_t>0xBF58476D1CE4E5B9
-    z = (z ^ (z >> 27)) * <uint64_t>0x94D049BB133111EB
-    return z ^ (z >> 31)
-
-
-cdef void init_bias_keys() noexcept nogil:
-    cdef uint64_t state = 20261206
-    cdef int i, j
-    for i in range(MAX_POINTS):
-        for j in range(2):
-            BIAS_MOVE[i][j] = splitmix64(&state)
-    for i in range(3):
-        BIAS_MOVER[i] = splitmix64(&state)
-    for i in range(25):
-        for j in range(8):
-            BIAS_POINT[i][j] = splitmix64(&state)
-
-
-init_bias_keys()
-
-
-cdef int shape_slot(const BoardState* b) noexcept nogil:
-    """The bias table's slot for the position b just reached: the player who moved,
-    the last two moves, and the 5x5 square around the last move (each point empty, off
-    the board, or a stone of the mover or the opponent with 1, 2 or 3+ liberties)."""
-    cdef int mover = 3 - b.to_move, m = b.last_move, row, col, r, c, q, what, i = 0, libs
-    cdef uint64_t key = BIAS_MOVE[m][0] ^ BIAS_MOVE[b.last_move2][1] ^ BIAS_MOVER[mover]
-    if m != PASS_POINT:
-        row = m // b.stride
-        col = m % b.stride
-        for r in range(row - PATTERN_RADIUS, row + PATTERN_RADIUS + 1):
-            for c in range(col - PATTERN_RADIUS, col + PATTERN_RADIUS + 1):
-                if r < 0 or c < 0 or r >= b.stride or c >= b.stride:
-                    what = 1
-                else:
-                    q = r * b.stride + c
-                    if b.color[q] == EMPTY:
-                        what = 0
-                    elif b.color[q] == BORDER:
-                        what = 1
-                    else:
-                        libs = b.libs[b.head[q]]
-                        what = (2 if b.color[q] == mover else 5) + (libs if libs < 3 else 3) - 1
-                key ^= BIAS_POINT[i][what]
-                i += 1
-    return <int>(key & (BIAS_SLOTS - 1))
 
 
 cdef inline double now() noexcept nogil:
@@ -331,8 +248,6 @@ cdef class Tree:
                                       # the root's mean score, taken at every descent
     cdef bint fpu_from_parent
     cdef int n_vl, n_thr, max_pending_policy, max_pending_value
-    cdef double bias_factor, bias_exponent   # the subtree value bias (zero search; 0: off)
-    cdef BiasEntry* bias_table
     cdef bint use_policy, use_value
     cdef readonly bint zero      # AlphaGo Zero's search: the network at every leaf, no rollouts
     cdef bint zero_asked         # config.search_mode == 'zero': zero wherever a network serves
@@ -398,13 +313,6 @@ cdef class Tree:
         self.lost_ladder_prior = config.lost_ladder_prior
         self.fpu_from_parent = config.fpu_from_parent
         self.fpu_reduction = config.fpu_reduction
-        self.bias_factor = config.value_bias_factor if self.zero_asked else 0.0
-        self.bias_exponent = config.value_bias_exponent
-        self.bias_table = NULL       # only where the bias is on: the default never touches it
-        if self.bias_factor > 0:
-            self.bias_table = <BiasEntry*>malloc(BIAS_SLOTS * sizeof(BiasEntry))
-            if self.bias_table == NULL:
-                raise MemoryError()
         self.score_weight = config.score_utility
         self.score_scale = config.score_utility_scale
         self.score_center = 0.0
@@ -419,7 +327,6 @@ cdef class Tree:
 
     def __dealloc__(self):
         free(self.nodes)
-        free(self.bias_table)
         free(self.queues[0].slots)
         free(self.queues[1].slots)
         pthread_cond_destroy(&self.wake)
@@ -448,10 +355,6 @@ cdef class Tree:
         n.w_t = 0
         n.net_score = 0
         n.w_ns = 0
-        n.bias_slot = -1
-        n.value_net = 0
-        n.bias_delta = 0
-        n.bias_weight = 0
 
     cdef void new_generation(self) noexcept nogil:
         """The tree was rebuilt: every queued request is stale."""
@@ -468,50 +371,6 @@ cdef class Tree:
         self.root = 0
         self.init_node(0, NO_NODE, PASS_POINT)
         self.new_generation()
-        if self.bias_table != NULL:
-            memset(self.bias_table, 0, BIAS_SLOTS * sizeof(BiasEntry))
-
-    cdef void rebuild_bias(self) noexcept nogil:
-        """The bias table from the nodes in the pool alone: what the nodes a reuse
-        dropped had added leaves with them. The new root has no shape of its own."""
-        cdef int i
-        cdef BiasEntry* e
-        memset(self.bias_table, 0, BIAS_SLOTS * sizeof(BiasEntry))
-        self.nodes[self.root].bias_slot = -1
-        for i in range(self.used):
-            if self.nodes[i].bias_slot >= 0:
-                e = &self.bias_table[self.nodes[i].bias_slot]
-                e.delta_sum += self.nodes[i].bias_delta
-                e.weight_sum += self.nodes[i].bias_weight
-
-    cdef inline double shape_bias(self, int slot) noexcept nogil:
-        """The correction a network value of a node with this shape takes: bias_factor
-        times its entry's weighted mean error (0 without evidence)."""
-        cdef BiasEntry* e
-        if slot < 0 or self.bias_factor <= 0:
-            return 0.0
-        e = &self.bias_table[slot]
-        if e.weight_sum <= 0.001:
-            return 0.0
-        return self.bias_factor * e.delta_sum / e.weight_sum
-
-    cdef void learn_bias(self, Node* nd) noexcept nogil:
-        """A node's entry learns from its subtree (lock held): the mean value backed up
-        from its children less the network's own value, weighted by the children's
-        visits to the power bias_exponent; what it added before is replaced."""
-        cdef double below, weight, delta
-        cdef BiasEntry* e
-        if (nd.bias_slot < 0 or nd.n_v < 2 or nd.num_children == 0
-                or not (nd.flags & VALUE_DONE)):
-            return
-        below = (nd.w_v - nd.value) / (nd.n_v - 1)
-        weight = pow(nd.n_v - 1, self.bias_exponent)
-        delta = (below - nd.value_net) * weight
-        e = &self.bias_table[nd.bias_slot]
-        e.delta_sum += delta - nd.bias_delta
-        e.weight_sum += weight - nd.bias_weight
-        nd.bias_delta = <float>delta
-        nd.bias_weight = <float>weight
 
     cdef bint compact(self, int new_root) noexcept nogil:
         """Keep only the subtree under `new_root`, copied breadth-first into a fresh pool.
@@ -549,8 +408,6 @@ cdef class Tree:
         self.used = used
         self.root = 0
         self.new_generation()
-        if self.bias_factor > 0:
-            self.rebuild_bias()
         return True
 
     # -- expansion --------------------------------------------------------
@@ -694,8 +551,6 @@ cdef class Tree:
             self.center_score()
         while True:
             if self.zero and b.passes < 2 and not (self.nodes[node].flags & PRIORS_FINAL):
-                if self.bias_factor > 0 and node != self.root and self.nodes[node].bias_slot < 0:
-                    self.nodes[node].bias_slot = shape_slot(b)
                 if (self.nodes[node].num_children == 0
                         and self.pending_policy < self.max_pending_policy):
                     self.expand(node, b)
@@ -772,8 +627,6 @@ cdef class Tree:
             self.nodes[node].w_v += v
             self.nodes[node].w_vt += v_true
             self.nodes[node].w_ns += score
-            if self.bias_factor > 0:
-                self.learn_bias(&self.nodes[node])
             v = -v
             v_true = -v_true
             score = -score
@@ -1289,7 +1142,6 @@ cdef class Tree:
 
     cdef void take_answer(self, int what, int node, const float* answer) noexcept nogil:
         cdef Node* nd = &self.nodes[node]
-        cdef double bias
         if what == ANSWER_PRIORS:
             self.pending_policy -= 1
             self.set_priors(node, answer)
@@ -1305,10 +1157,8 @@ cdef class Tree:
                 self.pending_value -= 1
             if what == ANSWER_VALUE or not (nd.flags & (VALUE_DONE | VALUE_PENDING)):
                 nd.flags = (nd.flags & ~VALUE_PENDING) | VALUE_DONE
-                nd.value_net = -answer[0]
-                bias = self.shape_bias(nd.bias_slot)
-                nd.value = clamp_value(nd.value_net + bias)
-                nd.value_true = clamp_value(-answer[1] + bias)
+                nd.value = clamp_value(-answer[0])
+                nd.value_true = clamp_value(-answer[1])
                 nd.net_score = -answer[2] if self.scores_with_values else 0.0
                 self.backup_value(node, nd.value, nd.value_true, nd.net_score)
             self.settle_waiter(node)
@@ -1419,9 +1269,7 @@ cdef class Tree:
                     n_v=c.n_v, w_v=c.w_v, n_r=c.n_r, w_r=c.w_r, q=node_q(c, self.mixing),
                     n_s=c.n_s, w_s=c.w_s, w_t=c.w_t, net_score=c.net_score, w_ns=c.w_ns,
                     value_done=bool(c.flags & VALUE_DONE),
-                    priors_final=bool(c.flags & PRIORS_FINAL),
-                    value_net=c.value_net, bias_slot=c.bias_slot,
-                    shape_bias=self.shape_bias(c.bias_slot))
+                    priors_final=bool(c.flags & PRIORS_FINAL))
 
     def stats(self):
         """Counters and the simulation threads' time split (seconds, summed over threads)."""

@@ -71,13 +71,6 @@ class SearchConfig:
                                  # (mean over its stones) is dead beyond doubt: the root never
                                  # adds a stone to it (players/dead_groups.py); above 1: off
                                  # (docs/DECISIONS.md, 'dead groups')
-    value_bias_factor: float = 0.0  # zero search: a leaf's network value is corrected by this
-                                 # share of the mean error that the searched subtrees of
-                                 # nodes with the same local shape (the last two moves, the
-                                 # 5x5 square around the last) found in their network values
-                                 # (KataGo's subtree value bias, KataGoMethods.md; KataGo
-                                 # 0.45); 0: off (docs/DECISIONS.md, 'subtree value bias')
-    value_bias_exponent: float = 0.85  # a node's error weighs its children's visits to this power
     zero_settle_wait: float = 0.2  # zero search: longest wait (s) after the stop for the leaves
                                  # still with the network, before their virtual loss is undone
     root_policy_wait: float = 0.5  # longest wait (s) for the root's SL priors before searching,
@@ -141,8 +134,6 @@ class SearchConfig:
             raise ValueError('lost_ladder_prior must be in [0, 1]')
         if not self.dead_group_doubt > 0:
             raise ValueError('dead_group_doubt must be > 0')
-        if not (0.0 <= self.value_bias_factor <= 1.0 and 0.0 <= self.value_bias_exponent <= 1.0):
-            raise ValueError('need 0 <= value_bias_factor <= 1 and 0 <= value_bias_exponent <= 1')
         if self.adapt_period <= 0 or self.resign_min_visits < 0:
             raise ValueError('need adapt_period > 0 and resign_min_visits >= 0')
         if self.score_utility < 0 or self.score_utility_scale <= 0:

@@ -1,5 +1,5 @@
 """KaTrain 1.20 with goengine-analysis as its custom engine, under Xvfb, configured as the
-README's KaTrain section says: a 100-move game loaded on its command line is analysed move
+docs/GUIS.md's KaTrain section says: a 100-move game loaded on its command line is analysed move
 by move with ownership, the answers reach KaTrain (its own log says so), and a screenshot
 is kept in runs/test-artifacts/katrain.png. Skipped, saying why, without KaTrain (the
 test extra), Xvfb or ImageMagick's import (`make test` installs them)."""

@@ -1,4 +1,4 @@
-"""Debian's Lizzie 0.7.4 with goengine as its engine, under Xvfb, configured as the README's
+"""Debian's Lizzie 0.7.4 with goengine as its engine, under Xvfb, configured as docs/GUIS.md's
 Lizzie section says: it starts, accepts goengine's version, asks for analysis and draws it,
 and a move clicked on its board is played and analysed afresh. A screenshot is kept in
 runs/test-artifacts/lizzie.png. Skipped, saying why, without Java, Xvfb, xdotool,

@@ -1,4 +1,4 @@
-"""Every module of goengine/ is named in the README's layout table, and every module that
+"""Every module of goengine/ is named in docs/LAYOUT.md's table, and every module that
 docs/API.md gives a section of its own exists."""
 
 import re
@@ -8,7 +8,7 @@ REPO = Path(__file__).resolve().parent.parent
 
 
 def layout_paths():
-    table = (REPO / 'README.md').read_text().split('## Layout', 1)[1].split('\n## ', 1)[0]
+    table = (REPO / 'docs' / 'LAYOUT.md').read_text()
     named = set()
     for cell in re.findall(r'^\| ([^|]+) \|', table, re.M):
         paths = re.findall(r'`([^`]+)`', cell)
@@ -106,9 +106,14 @@ def test_api_md_signatures_are_the_codes():
 NOT_IN_THE_REPOSITORY = ('runs/', '.venv/', '/path/to/', 'mygame')
 
 
-def readme_paths():
-    """Every repository path the README names: in backticks, in a link, or in a command."""
-    text = (REPO / 'README.md').read_text()
+# The README and the pages that were once its sections: their paths are written from the
+# repository's root.
+USER_PAGES = ('README.md', 'docs/GUIS.md', 'docs/LAYOUT.md', 'docs/TUNING.md', 'docs/SUITES.md')
+
+
+def readme_paths(page='README.md'):
+    """Every repository path a user page names: in backticks, in a link, or in a command."""
+    text = (REPO / page).read_text()
     tops = '|'.join(sorted({p.name for p in REPO.iterdir() if p.is_dir()
                             and not p.name.startswith('.')} - {'runs', 'build'}))
     packages = '|'.join(p.name for p in (REPO / 'goengine').iterdir() if p.is_dir()
@@ -134,10 +139,18 @@ def in_an_archive(path):
 
 
 def test_every_path_the_readme_names_exists():
-    """The README names no file, folder or module that is not there (the layout test above
-    checks the other way round); a path inside a month's match archive is looked for there."""
-    paths = readme_paths()
+    """The README and docs/GUIS.md, LAYOUT.md, TUNING.md and SUITES.md name no file, folder or
+    module that is not there (the layout test above checks the other way round); a path
+    inside a month's match archive is looked for there."""
+    paths = set().union(*(readme_paths(page) for page in USER_PAGES))
     assert {'gtp_main.py', 'goengine/players/decision.py', 'docs/DECISIONS.md',
-            'goengine/nn/inference.py'} <= paths
+            'goengine/nn/inference.py', 'tools/match.py'} <= paths
     missing = sorted(p for p in paths if not (REPO / p).exists() and not in_an_archive(p))
     assert missing == []
+
+
+def test_the_readme_stays_short():
+    """The README is for a user: the two commands, the GUI five-liner, and pointers."""
+    text = (REPO / 'README.md').read_text()
+    assert len(text.splitlines()) <= 220
+    assert text.index('## The two commands') < text.index('## A GUI in five lines')

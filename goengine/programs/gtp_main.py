@@ -111,7 +111,7 @@ def build_parser():
                       help="the network's threads on the CPU (default: 1 beside the "
                            "rollouts, every core without them)")
 
-    search = p.add_argument_group('search (README: Tuning the search)')
+    search = p.add_argument_group('search (docs/TUNING.md)')
     search.add_argument('--search-mode', choices=searchconfig.SEARCH_MODES, default=None,
                         help="apv: AlphaGo's, rollouts and value; zero: AlphaGo Zero's, the "
                              f"network at every leaf (default {SEARCH.search_mode})")

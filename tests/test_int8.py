@@ -213,3 +213,42 @@ def test_the_policy_player_takes_the_next_precision_where_auto_would_take_int8(m
     lines = []
     assert str(loading.networks_asked(args, lines.append)[2]) == 'torch bf16'
     assert len(lines) == 1 and 'rl.int8.onnx: no int8 form' in lines[0]
+
+
+def test_a_damaged_int8_file_is_one_line_and_the_fallback(tmp_path):
+    """50 bytes flipped inside the shipped int8 file's weights: its own digest no longer
+    matches, so it is refused by name and auto falls back, saying so in one line."""
+    pytest.importorskip('onnx')
+    import shutil
+    weights = tmp_path / 'heads-k96.pt'
+    shutil.copy(REPO / 'weights/heads-k96.pt', weights)
+    data = bytearray((REPO / 'weights/heads-k96.int8.onnx').read_bytes())
+    rng = np.random.default_rng(0)
+    for at in rng.choice(np.arange(len(data) // 4, 3 * len(data) // 4), 50, replace=False):
+        data[at] ^= 0x5A
+    (tmp_path / 'heads-k96.int8.onnx').write_bytes(bytes(data))
+    with pytest.raises(int8.Int8Error, match='damaged|not an ONNX file'):
+        int8.load(str(weights))
+    model = netfile.load_network(str(weights))
+    runtime = backends.Runtime(INT8_RUNTIMES[0] if INT8_RUNTIMES else 'onnxruntime', 'int8',
+                               fallback=backends.Runtime('torch', 'fp32'))
+    lines = []
+    evaluator = backends.make_evaluator(model, runtime, threads=1, weights=str(weights),
+                                        log=lines.append)
+    assert evaluator.describe().precision == 'fp32' and len(lines) == 1
+    assert 'heads-k96.int8.onnx' in lines[0] and 'runs on torch fp32' in lines[0]
+
+
+def test_an_int8_file_without_a_digest_of_its_own_is_refused(tmp_path):
+    pytest.importorskip('onnx')
+    import onnx
+    import shutil
+    weights = tmp_path / 'heads-k96.pt'
+    shutil.copy(REPO / 'weights/heads-k96.pt', weights)
+    model = onnx.load(str(REPO / 'weights/heads-k96.int8.onnx'))
+    kept = [p for p in model.metadata_props if p.key != int8.CONTENT_KEY]
+    del model.metadata_props[:]
+    model.metadata_props.extend(kept)
+    (tmp_path / 'heads-k96.int8.onnx').write_bytes(model.SerializeToString())
+    with pytest.raises(int8.Int8Error, match='no digest of its own content'):
+        int8.load(str(weights))

@@ -5,8 +5,10 @@ A shipped network `weights/NAME.pt` has its int8 form in `weights/NAME.int8.onnx
 int8 weights per output channel and uint8 activations whose ranges were
 calibrated on training positions. The file records the SHA-256 of the fp32 file
 it was made from, so an int8 file left behind by a changed fp32 one is refused
-(Int8Error) instead of played. Both CPU runtimes read the same file: ONNX
-Runtime (MLAS's VNNI and AMX kernels) and OpenVINO.
+(Int8Error) instead of played, and the SHA-256 of its own content (the model less
+that one entry), so a damaged file is refused too, not played with damaged weights.
+Both CPU runtimes read the same file: ONNX Runtime (MLAS's VNNI and AMX kernels)
+and OpenVINO.
 """
 
 import hashlib
@@ -18,10 +20,11 @@ import numpy as np
 SUFFIX = '.int8.onnx'
 SOURCE_KEY = 'goengine.fp32_sha256'      # the fp32 file this one was made from
 CALIBRATION_KEY = 'goengine.calibration'  # what its activation ranges were set on
+CONTENT_KEY = 'goengine.content_sha256'   # the file's own model, this entry left out
 
 
 class Int8Error(ValueError):
-    """An int8 file that is missing, unreadable or stale (one line saying which)."""
+    """An int8 file that is missing, unreadable, damaged or stale (one line saying which)."""
 
 
 def int8_path(weights):
@@ -72,7 +75,28 @@ def quantize(model, calibration, source_digest, described='', keep_ends=False,
         quantized = onnx.load(int8_file)
     onnx.helper.set_model_props(quantized, {SOURCE_KEY: source_digest,
                                             CALIBRATION_KEY: described})
-    return quantized.SerializeToString()
+    return sealed(quantized)
+
+
+def content_digest(graph_model):
+    """SHA-256 of a model's serialized bytes with its CONTENT_KEY entry left out."""
+    import onnx
+    bare = onnx.ModelProto()
+    bare.CopyFrom(graph_model)
+    kept = [p for p in bare.metadata_props if p.key != CONTENT_KEY]
+    del bare.metadata_props[:]
+    bare.metadata_props.extend(kept)
+    return hashlib.sha256(bare.SerializeToString()).hexdigest()
+
+
+def sealed(graph_model):
+    """The model's bytes with the digest of its own content recorded in it."""
+    props = {p.key: p.value for p in graph_model.metadata_props if p.key != CONTENT_KEY}
+    import onnx
+    onnx.helper.set_model_props(graph_model, props)
+    digest = content_digest(graph_model)
+    onnx.helper.set_model_props(graph_model, dict(props, **{CONTENT_KEY: digest}))
+    return graph_model.SerializeToString()
 
 
 def layers_at_the_ends(graph_model):
@@ -86,7 +110,7 @@ def layers_at_the_ends(graph_model):
 
 def load(weights):
     """The int8 ONNX bytes made from the fp32 file `weights`. Raises Int8Error when the
-    int8 file is missing, unreadable, or was made from other fp32 weights."""
+    int8 file is missing, unreadable, damaged, or was made from other fp32 weights."""
     if weights is None:
         raise Int8Error('a network made in memory has no int8 file')
     path = int8_path(weights)
@@ -98,8 +122,12 @@ def load(weights):
         graph_model = onnx.load(path)
     except Exception as exc:   # onnx raises its own DecodeError types
         raise Int8Error(f'{path}: not an ONNX file ({type(exc).__name__})') from None
-    made_from = {p.key: p.value for p in graph_model.metadata_props}.get(SOURCE_KEY)
+    props = {p.key: p.value for p in graph_model.metadata_props}
+    remake = f'tools/make_int8.py --weights {weights} makes it again'
+    if props.get(CONTENT_KEY) != content_digest(graph_model):
+        why = 'damaged' if CONTENT_KEY in props else 'no digest of its own content'
+        raise Int8Error(f'{path}: {why}, not played ({remake})')
+    made_from = props.get(SOURCE_KEY)
     if made_from != file_digest(weights):
-        raise Int8Error(f'{path}: stale, made from other weights than {weights} '
-                        f'(tools/make_int8.py --weights {weights} makes it again)')
+        raise Int8Error(f'{path}: stale, made from other weights than {weights} ({remake})')
     return graph_model.SerializeToString()

@@ -259,6 +259,12 @@ class NetworkEvaluator:
             result.score_lead = score_lead(out['score'], komi, white).double().cpu().numpy()
         return result
 
+    def outputs_for_planes(self, planes, *kinds):
+        """The network's raw `kinds` outputs (float32 tensors) for numpy planes
+        (N, C, s, s) already built: the tools' and trainers' way in (nn/on_planes.py),
+        where evaluate takes boards."""
+        return self._forward(self._batch(planes), *kinds)
+
     def _batch(self, planes):
         """numpy planes (N, C, s, s) -> a float tensor on the device."""
         planes = np.asarray(planes)

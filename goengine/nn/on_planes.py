@@ -21,8 +21,8 @@ def heads(evaluator, planes, *kinds):
                             f'{kind} output')
     planes = np.asarray(planes)
     single = planes.ndim == 3
-    x = evaluator._batch(planes[None] if single else planes)
-    outputs = tuple(t.cpu().numpy() for t in evaluator._forward(x, *kinds))
+    outputs = tuple(t.cpu().numpy() for t in
+                    evaluator.outputs_for_planes(planes[None] if single else planes, *kinds))
     return tuple(out[0] for out in outputs) if single else outputs
 
 

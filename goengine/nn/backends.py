@@ -11,15 +11,14 @@ error by name.
 """
 
 import importlib.util
-import io
 import threading
-import warnings
 from dataclasses import dataclass
 
 import numpy as np
 import torch
 
 from goengine.nn import int8
+from goengine.nn.onnx_export import export_onnx
 from goengine.nn.devices import (AUTO, BACKENDS, BF16, FP32, INT8, ONNXRUNTIME, OPENVINO,
                                  PRECISIONS, TORCH, available_cores, is_cpu)
 from goengine.nn.inference import (AMX, AVX512_BF16, NO_BF16, NetworkEvaluator, cpu_kind,
@@ -154,22 +153,6 @@ def make_evaluator(model, runtime, threads=None, device='cpu', weights=None, log
                                  precision=runtime.precision)
     return NetworkEvaluator(model, use_bf16=runtime.precision == BF16, threads=threads,
                             device=device)
-
-
-def export_onnx(model):
-    """`model` (eval mode, batch norm folded) as ONNX bytes, fp32, with a free batch size:
-    input 'planes', one output named after each head."""
-    heads = tuple(getattr(model, 'heads', (model.kind,)))
-    example = torch.zeros(1, model.planes, model.board_size, model.board_size)
-    onnx_bytes = io.BytesIO()
-    with torch.no_grad(), warnings.catch_warnings():
-        warnings.simplefilter('ignore')   # the exporter's notices about its successor
-        torch.onnx.export(model.float(), (example,), onnx_bytes, dynamo=False,
-                          input_names=['planes'], output_names=list(heads),
-                          dynamic_axes={'planes': {0: 'batch'},
-                                        **{head: {0: 'batch'} for head in heads}},
-                          opset_version=17)
-    return onnx_bytes.getvalue()
 
 
 class OnnxRuntimeEvaluator(NetworkEvaluator):

@@ -51,7 +51,7 @@ def quantize(model, calibration, source_digest, described='', keep_ends=False,
     `described` are written into the file's metadata."""
     import onnx
     from onnxruntime import quantization as q
-    from goengine.nn.backends import export_onnx
+    from goengine.nn.onnx_export import export_onnx
     from goengine.nn.surgery import fold_batch_norm
 
     class Planes(q.CalibrationDataReader):

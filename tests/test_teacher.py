@@ -1,7 +1,8 @@
 """The teacher's reader against KataGo itself, and its labels' file format.
 
 tests/games/teacher_katago.json holds what KataGo (v1.17.2, Eigen backend, fp32) answered
-to `kata-raw-nn 0 0` under Chinese rules on held-out positions chosen to have ladders
+to `kata-raw-nn 0 0` under Chinese rules (one position under Japanese rules too) on
+held-out positions chosen to have ladders
 (now, one move ago, working ladder moves), a ko and pass-alive area among their inputs.
 Our reader must give the same numbers. Skipped, saying why, without katrain (the test
 extras install it; it ships the network)."""
@@ -48,20 +49,21 @@ def test_the_reader_answers_as_katago_does(teacher):
     positions = json.load(open(FIXTURE))["positions"]
     for p in positions:
         board, played, previous = replay(p["moves"])
-        spatial, glob = teacher_inputs.planes(board, played, previous, p["komi"])
+        rules = p.get("rules", "chinese")
+        spatial, glob = teacher_inputs.planes(board, played, previous, p["komi"], rules)
         with torch.no_grad():
             out = teacher(torch.from_numpy(spatial)[None], torch.from_numpy(glob)[None])
         ours = teacher_net.answers(teacher, out, teacher_inputs.legal_mask(board)[None])
         white = board.to_move == WHITE
         theirs = np.clip(np.array(p["policy"]), 0, None)
-        where = f"{len(p['moves'])} moves, komi {p['komi']}"
+        where = f"{len(p['moves'])} moves, komi {p['komi']}, {rules} rules"
         assert 0.5 * np.abs(ours.policy[0] - theirs).sum() < 1e-3, where
         assert ours.win[0] == pytest.approx(p["whiteWin"] if white else p["whiteLoss"], abs=1e-4), where
         assert ours.lead[0] * (1 if white else -1) == pytest.approx(p["whiteLead"], abs=0.01), where
         own = np.array(p["whiteOwnership"]) * (1 if white else -1)
         assert np.abs(ours.ownership[0].reshape(-1) - own).max() < 1e-3, where
-    komis = {p["komi"] for p in positions}
-    assert len(komis) > 1, "the fixture asks at two komis"
+    assert len({p["komi"] for p in positions}) > 1, "the fixture asks at two komis"
+    assert {p.get("rules", "chinese") for p in positions} == {"chinese", "japanese"}
 
 
 @needs_katrain

@@ -368,12 +368,19 @@ def komi_wave(self_komi):
     return delta - 2.0
 
 
-def planes(board: Board, recent_moves, previous_boards, komi):
+RULES = ("chinese", "japanese")   # area scoring; territory scoring with seki taxed (Korean too)
+
+
+def planes(board: Board, recent_moves, previous_boards, komi, rules="chinese"):
     """(spatial (22, 19, 19), global (19,)) float32 for the side to move of `board`.
 
     recent_moves: the game's last moves, [(colour, move)], most recent last (up to 5 used);
     previous_boards: [board one move ago, board two moves ago] (None where there is none).
+    rules: KataGo's "chinese" (goengine's own scoring) or "japanese" (territory scoring, as
+    the Tygem games were played; KataGo leaves the area planes empty before the encore).
     """
+    if rules not in RULES:
+        raise ValueError(f"rules must be one of {RULES}, not {rules!r}")
     if board.size != SIZE:
         raise ValueError(f"the teacher reads 19x19 boards, not {board.size}x{board.size}")
     if recent_moves and recent_moves[-1][1] == PASS:
@@ -417,17 +424,25 @@ def planes(board: Board, recent_moves, previous_boards, komi):
     ladder_planes(prev1, me, spatial[15])
     ladder_planes(prev2, me, spatial[16])
 
-    owner = area(colours, chains)
-    for m in range(SIZE * SIZE):
-        if owner[m] == me:
-            flat[18, TO_TEACHER[m]] = 1
-        elif owner[m] == opp:
-            flat[19, TO_TEACHER[m]] = 1
+    if rules == "chinese":
+        owner = area(colours, chains)
+        for m in range(SIZE * SIZE):
+            if owner[m] == me:
+                flat[18, TO_TEACHER[m]] = 1
+            elif owner[m] == opp:
+                flat[19, TO_TEACHER[m]] = 1
 
-    self_komi = komi if me == WHITE else -komi
+    white_komi = komi
+    if rules == "japanese":
+        # KataGo "chills" territory scoring: a point to the opponent for every stone played
+        white_komi += sum(1 if c == BLACK else -1 for c, m in board.history if m != PASS)
+    self_komi = white_komi if me == WHITE else -white_komi
     self_komi = max(-SIZE * SIZE - 20.0, min(SIZE * SIZE + 20.0, self_komi))
     glob[5] = self_komi / 20.0
-    glob[18] = komi_wave(self_komi)
+    if rules == "chinese":
+        glob[18] = komi_wave(self_komi)
+    else:
+        glob[9] = glob[10] = 1.0        # territory scoring, seki taxed
     return spatial, glob
 
 

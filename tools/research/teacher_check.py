@@ -54,10 +54,10 @@ class KataGo:
         lines[0] = lines[0][1:].strip()
         return [line for line in lines if line]
 
-    def raw_nn(self, moves, komi):
+    def raw_nn(self, moves, komi, rules="chinese"):
         self.ask("clear_board")
         self.ask(f"komi {komi}")
-        self.ask("kata-set-rules chinese")
+        self.ask(f"kata-set-rules {rules}")
         for colour, move in moves:
             self.ask(f"play {'B' if colour == BLACK else 'W'} {coords.to_gtp(move, 19)}")
         lines = self.ask("kata-raw-nn 0 0")   # symmetry 0, policy optimism 0
@@ -115,6 +115,7 @@ def main():
     p.add_argument("--sgf", default=HELD_OUT_FILE)
     p.add_argument("--positions", type=int, default=200)
     p.add_argument("--seed", type=int, default=1)
+    p.add_argument("--rules", choices=teacher_inputs.RULES, default="chinese")
     p.add_argument("--openvino", action="store_true", help="also OpenVINO bf16, as tools/label_teacher.py runs it")
     args = p.parse_args()
 
@@ -129,8 +130,8 @@ def main():
         runners["openvino bf16"] = teacher_net.OpenVinoTeacher(net, onnx, bf16=True)
         rows["openvino bf16"] = []
     for k, (moves, board, previous, komi) in enumerate(sample_positions(args.sgf, args.positions, args.seed)):
-        theirs = katago.raw_nn(moves, komi)
-        spatial, glob = teacher_inputs.planes(board, moves, previous, komi)
+        theirs = katago.raw_nn(moves, komi, args.rules)
+        spatial, glob = teacher_inputs.planes(board, moves, previous, komi, args.rules)
         legal = teacher_inputs.legal_mask(board)[None]
         white_to_move = board.to_move != BLACK
         their_policy = np.append(np.nan_to_num(theirs["policy"].reshape(-1), nan=0.0), theirs["policyPass"])

@@ -178,3 +178,54 @@ def test_the_labeller_takes_every_nth_position_and_the_final_board():
     board, recent, previous, n = taken[-1]
     assert recent == moves[-5:] and len(previous) == 2
     assert previous[0].color_at(200) == EMPTY and board.color_at(200) == BLACK
+
+
+def test_the_student_learns_at_the_labelled_positions_with_the_teachers_targets():
+    """TeacherExamples: the labelled positions of a game, the teacher's ownership, lead,
+    move distribution and value in the target (under the position's symmetry), and the
+    HeadsTask loss that mixes them with the human move and the outcome."""
+    import torch
+    from goengine.game.sgffile import Game
+    from goengine.nn import features
+    from goengine.nn.komi import SCORE_KOMI
+    from training import sampler, teacher_labels
+    from training.dataset import GameStore
+    from training.tasks import HeadsTask
+    moves = [(BLACK if i % 2 == 0 else WHITE, m) for i, m in enumerate([72, 288, 60, 300, 180, 190])]
+    store = GameStore.from_games([Game(size=19, komi=6.5, moves=moves, winner=WHITE, result="W+R")])
+    policy = np.zeros((2, 362), np.float32)
+    policy[0, teacher_labels.TO_TEACHER[61]], policy[0, 361] = 0.6, 0.4       # B's move 2: 61 or pass
+    policy[1, teacher_labels.TO_TEACHER[301]] = 1.0
+    answers = SimpleNamespace(policy=policy, win=np.array([0.7, 0.4], np.float32),
+                              no_result=np.zeros(2, np.float32), lead=np.array([2.0, -1.0], np.float32),
+                              score_mean=np.zeros(2, np.float32),
+                              ownership=np.full((2, 19, 19), 0.5, np.float32))
+    labels = teacher_labels.to_records(answers, [BLACK, WHITE], [0, 0], [2, 3], [6.5, 7.5])
+    maker = sampler.TeacherExamples(labels)
+    game = store[0]
+    assert maker.eligible(game) == [2, 3]
+    planes, targets = sampler.sample_examples(maker, [game], 2, np.random.default_rng(0),
+                                              symmetries=False)
+    black, white = targets                     # move 2 is Black's, move 3 White's
+    assert black[sampler.HEADS_MOVE] == 60 and black[sampler.HEADS_OUTCOME] == -1.0
+    assert black[sampler.TEACHER_POLICY + 61] == pytest.approx(0.6, abs=1e-3)
+    assert black[sampler.TEACHER_POLICY + 361] == pytest.approx(0.4, abs=1e-3)
+    assert black[sampler.TEACHER_VALUE] == pytest.approx(0.4, abs=2e-3)      # 2 x 0.7 - 1
+    assert black[sampler.HEADS_MARGIN] == pytest.approx(2.0 + 6.5 - SCORE_KOMI, abs=0.01)
+    assert black[sampler.HEADS_OWNERSHIP] == pytest.approx(0.5, abs=0.01)    # the mover's
+    assert white[sampler.HEADS_OWNERSHIP] == pytest.approx(0.5, abs=0.01)
+    assert np.isnan(white[sampler.TEACHER_VALUE])                            # told komi 7.5
+    assert white[sampler.HEADS_MARGIN] == pytest.approx(-(1.0 + 7.5 - SCORE_KOMI), abs=0.01)
+    # under a symmetry the teacher's moves turn with the board
+    _, turned = sampler.sample_examples(maker, [game], 1, np.random.default_rng(3))
+    move = int(turned[0, sampler.HEADS_MOVE])
+    sym = [s for s in range(8) if features.symmetric_move(60, s, 19) == move
+           or features.symmetric_move(300, s, 19) == move]
+    assert sym and turned[0, sampler.TEACHER_POLICY:sampler.TEACHER_POLICY + 361].sum() > 0.5
+    task = HeadsTask(teacher_labels="unused", log=lambda *a: None)
+    output = (torch.zeros(2, 361), torch.zeros(2), torch.zeros(2, 361),
+              torch.zeros(2, 2 * 361 + 1))
+    loss, sums = task.loss(output, torch.from_numpy(targets))
+    assert torch.isfinite(loss)
+    assert float(sums["teacher_mse"]) == pytest.approx(2 * 0.16, abs=0.01)   # one row has a value
+    assert float(sums["teacher_policy_loss"]) / 2 == pytest.approx(np.log(361), abs=1e-3)

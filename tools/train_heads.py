@@ -15,6 +15,10 @@ labels, which tools/label_games.py writes beside each game store first:
 A smaller network for the CPU learns from a larger one as well as from the games
 (--teacher weights/sl.pt --filters 96): the teacher's move distribution and
 value join the human move and the outcome, weighted by --teacher-weight.
+KataGo's network teaches from its labels (docs/TRAINING.md, "The teacher"):
+
+  nohup .venv/bin/python tools/train_heads.py --run-dir runs/student \
+      --init-weights weights/sl.pt --teacher-labels data/teacher --optimizer adamw --lr 0.0001 &
 """
 
 import argparse
@@ -43,6 +47,11 @@ def parse_args(argv=None):
                         help="a four-headed network file to distil: its move distribution "
                              "and value become targets beside the game's (e.g. "
                              "weights/sl.pt for a smaller --filters/--layers)")
+    parser.add_argument("--teacher-labels", metavar="DIR",
+                        help="train on the positions KataGo's network labelled "
+                             "(tools/label_teacher.py --out DIR): its move distribution and "
+                             "value beside the human move and the outcome, its ownership and "
+                             "lead as those heads' targets")
     parser.add_argument("--teacher-weight", type=float, default=0.5, metavar="W",
                         help="share of the policy and value losses taken against the teacher "
                              "rather than the human move and the outcome")
@@ -54,6 +63,8 @@ def parse_args(argv=None):
             parser.error(f"--{name.replace('_', '-')} must not be negative")
     if not 0 <= args.teacher_weight <= 1:
         parser.error("--teacher-weight must be between 0 and 1")
+    if args.teacher and args.teacher_labels:
+        parser.error("--teacher and --teacher-labels: one teacher at a time")
     return args
 
 
@@ -74,7 +85,7 @@ def main(argv=None):
     args = parse_args(argv)
     teacher = load_teacher(args.teacher) if args.teacher and not args.export else None
     trainer.main(HeadsTask(args.value_weight, args.ownership_weight, args.score_weight,
-                           teacher, args.teacher_weight), args)
+                           teacher, args.teacher_weight, args.teacher_labels), args)
 
 
 if __name__ == "__main__":

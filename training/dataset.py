@@ -77,7 +77,7 @@ class GameStore:
                     setup_white=points[colors == WHITE].tolist(),
                     moves=list(zip(a["colors"][lo:hi].tolist(), a["moves"][lo:hi].tolist())),
                     winner=winner or None, result=str(a["results"][i]), name=str(a["names"][i]),
-                    label=label)
+                    label=label, index=int(i))
 
     @property
     def num_moves(self):

@@ -100,14 +100,17 @@ class HeadsExamples:
     target_dtype = np.float32
     needs_labels = True
 
-    def __init__(self, size=19):
+    def __init__(self, size=19, final_labels=True):
+        """final_labels=False: a store without labels gives the move and the outcome alone
+        (no ownership map, no margin)."""
         self.target_shape = (HEADS_OWNERSHIP + size * size,)
+        self.needs_labels = final_labels
 
     def eligible(self, game):
         return [i for i, (_, move) in enumerate(game.moves) if move != PASS]
 
     def make(self, board, color, move, game, symmetry):
-        if game.label is None:
+        if game.label is None and self.needs_labels:
             raise ValueError("HeadsExamples needs a store with its labels loaded")
         planes = features.apply_symmetry(features.value_planes(board), symmetry)
         target = np.zeros(self.target_shape, np.float32)
@@ -117,6 +120,9 @@ class HeadsExamples:
             target[HEADS_OUTCOME] = 1.0 if color == game.winner else -1.0
             target[HEADS_HAS_OUTCOME] = 1.0
         label = game.label
+        if label is None:
+            target[HEADS_MARGIN] = np.nan
+            return planes, target
         # the final margin at the score head's komi (SCORE_KOMI); NaN stays NaN
         target[HEADS_MARGIN] = sign * (label.margin + game.komi - SCORE_KOMI)
         if label.has_ownership:
@@ -129,6 +135,68 @@ class HeadsExamples:
 # Where HeadsExamples puts each target in its vector.
 HEADS_MOVE, HEADS_OUTCOME, HEADS_HAS_OUTCOME, HEADS_HAS_OWNERSHIP, HEADS_MARGIN = range(5)
 HEADS_OWNERSHIP = 5
+# TeacherExamples follow them with the teacher's 361 + 1 move probabilities and its value.
+TEACHER_POLICY = HEADS_OWNERSHIP + 19 * 19
+TEACHER_VALUE = TEACHER_POLICY + 19 * 19 + 1
+
+
+class TeacherExamples:
+    """HeadsExamples' targets at the positions the teacher labelled (training/teacher_labels.py),
+    where its answers replace what the final board says and join the human move and outcome:
+
+    - the ownership: the teacher's map (every labelled position has one);
+    - the margin: the teacher's lead, moved to the score head's komi (SCORE_KOMI);
+    - at TEACHER_POLICY, its move distribution (top moves, under the position's symmetry; pass last);
+    - at TEACHER_VALUE, its value for the player to move, NaN where the teacher was told
+      another komi than the game's (the value head knows the games' komi only).
+
+    No final-board labels are needed. Games are known by their store index (Game.index).
+    """
+    kind = "heads"
+    num_planes = features.NUM_VALUE_PLANES
+    target_dtype = np.float32
+    needs_labels = False
+
+    def __init__(self, labels, size=19):
+        if size != 19:
+            raise ValueError("the teacher labels 19x19 games only")
+        self.labels = labels
+        self.target_shape = (TEACHER_VALUE + 1,)
+        self.rows = {}
+        for row, (game, move) in enumerate(zip(labels["game"].tolist(), labels["move"].tolist())):
+            self.rows.setdefault(game, {})[move] = row
+
+    def eligible(self, game):
+        rows = self.rows.get(game.index, {})
+        return sorted(m for m in rows if m < len(game.moves) and game.moves[m][1] != PASS)
+
+    def make(self, board, color, move, game, symmetry):
+        labels, row = self.labels, self.rows[game.index][board.move_number]
+        planes = features.apply_symmetry(features.value_planes(board), symmetry)
+        target = np.zeros(self.target_shape, np.float32)
+        sign = 1.0 if color == BLACK else -1.0
+        target[HEADS_MOVE] = features.symmetric_move(move, symmetry, game.size)
+        if game.won_on_the_board:
+            target[HEADS_OUTCOME] = 1.0 if color == game.winner else -1.0
+            target[HEADS_HAS_OUTCOME] = 1.0
+        komi = float(labels["komi"][row])
+        target[HEADS_MARGIN] = sign * (float(labels["black_lead"][row]) + komi - SCORE_KOMI)
+        target[HEADS_HAS_OWNERSHIP] = 1.0
+        owner = labels["ownership"][row].astype(np.float32) / 127.0
+        target[HEADS_OWNERSHIP:TEACHER_POLICY] = sign * features.apply_symmetry(owner, symmetry).reshape(-1)
+        for m, p in zip(labels["policy_moves"][row].tolist(), labels["policy_probs"][row].tolist()):
+            if m == PASS:
+                target[TEACHER_POLICY + 361] += p
+            elif m >= 0:
+                target[TEACHER_POLICY + features.symmetric_move(m, symmetry, 19)] += p
+        if abs(komi - game.komi) < 1e-3:
+            black = float(labels["black_win"][row])
+            # Black's win against the rest (the teacher's no-result share, about 0.2 %,
+            # counts as Black's loss)
+            target[TEACHER_VALUE] = sign * (2.0 * black - 1.0)
+        else:
+            target[TEACHER_VALUE] = np.nan
+        return planes, target
 
 
 def game_examples(maker, game, picks, symmetries):

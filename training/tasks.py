@@ -7,6 +7,8 @@ game's outcome, with an optional training-only move head), HeadsTask the
 four-headed network (policy, value, ownership and score on one trunk).
 """
 
+import os
+
 import numpy as np
 import torch
 import torch.nn.functional as F
@@ -172,28 +174,63 @@ class HeadsTask(Task):
     is taken the same way against the outcome and the teacher's value (the
     teacher has a value for every position, the game only one outcome). The
     reported policy_loss and top1 stay the human move's, comparable with any run.
+
+    With teacher labels (a folder of tools/label_teacher.py's shards), the positions are the
+    labelled ones (sampler.TeacherExamples): the teacher's move distribution and value join
+    the human move and the outcome in the same way, and its ownership map and lead are the
+    ownership and score targets; no final-board labels are read. The held-out sample keeps
+    the human move and the outcome.
     """
     kind = "heads"
     metrics = ("loss", "policy_loss", "top1", "mse", "ownership_loss", "ownership_agree",
                "score_loss")
 
     def __init__(self, value_weight=0.25, ownership_weight=1.0, score_weight=0.02,
-                 teacher=None, teacher_weight=0.5):
+                 teacher=None, teacher_weight=0.5, teacher_labels=None, log=print):
         self.value_weight, self.ownership_weight = value_weight, ownership_weight
         self.score_weight = score_weight
         self.examples = HeadsExamples()
         self.teacher, self.teacher_weight = teacher, teacher_weight
-        if teacher is not None:
+        self.teacher_labels, self.log = teacher_labels, log
+        if teacher is not None or teacher_labels is not None:
             self.metrics = HeadsTask.metrics + ("teacher_policy_loss", "teacher_mse")
+        if teacher is not None:
             for parameter in teacher.parameters():
                 parameter.requires_grad_(False)
+        if teacher_labels is not None:
+            self.examples = self.val_examples = HeadsExamples(final_labels=False)
 
     def prepare_store(self, store):
+        if self.teacher_labels is not None:
+            return store
         from training.labels import LabelError
         try:
             return store.load_labels()
         except LabelError as exc:
             raise SystemExit(str(exc)) from None
+
+    def prepare_training_store(self, store):
+        """The training store; with teacher labels, the examples become their positions."""
+        if self.teacher_labels is None:
+            return self.prepare_store(store)
+        from training import teacher_labels
+        try:
+            labels = teacher_labels.read_labels(self.teacher_labels, teacher_labels.store_digest(store))
+        except teacher_labels.TeacherLabelError as exc:
+            raise SystemExit(str(exc)) from None
+        if not labels:
+            raise SystemExit(f"{self.teacher_labels}: no teacher labels yet "
+                             f"(tools/label_teacher.py --out {self.teacher_labels} makes them)")
+        # The labelled games alone, saved beside the labels for the batch workers: a stream
+        # over all the games would find a labelled one in a chunk now and then.
+        games = np.unique(labels["game"])
+        labelled = store.subset(games)
+        labelled.save(os.path.join(self.teacher_labels, "labelled-games.npz"))
+        labels = dict(labels, game=np.searchsorted(games, labels["game"]).astype(np.int32))
+        self.examples = sampler.TeacherExamples(labels)
+        self.log(f"teacher labels: {len(labels['game'])} positions of {len(games)} games "
+                 f"from {self.teacher_labels}")
+        return labelled
 
     def build_model(self, args):
         if getattr(args, "init_from_value", None):
@@ -253,7 +290,19 @@ class HeadsTask(Task):
         outcomes = targets[:, sampler.HEADS_OUTCOME]
         mse = masked_mean((value - outcomes) ** 2, has_outcome)
         policy_fit, value_fit, extra = policy_loss, mse, {}
-        if self.teacher is not None:
+        if targets.shape[1] > sampler.TEACHER_POLICY:     # teacher labels (TeacherExamples)
+            wanted = targets[:, sampler.TEACHER_POLICY:sampler.TEACHER_POLICY + policy.shape[1]]
+            wanted = wanted / wanted.sum(1, keepdim=True).clamp(min=1e-6)   # pass left out
+            teacher_policy_loss = -(wanted * F.log_softmax(policy, 1)).sum(1).mean()
+            teacher_value = targets[:, sampler.TEACHER_VALUE]
+            has_value = ~torch.isnan(teacher_value)
+            teacher_mse = masked_mean((value - torch.nan_to_num(teacher_value)) ** 2,
+                                      has_value.float())
+            w = self.teacher_weight
+            policy_fit = (1 - w) * policy_loss + w * teacher_policy_loss
+            value_fit = (1 - w) * mse + w * teacher_mse
+            extra = {"teacher_policy_loss": teacher_policy_loss, "teacher_mse": teacher_mse}
+        elif self.teacher is not None:
             teacher_policy, teacher_value = output[4:]
             teacher_policy_loss = -(F.softmax(teacher_policy, 1)
                                     * F.log_softmax(policy, 1)).sum(1).mean()
@@ -264,7 +313,7 @@ class HeadsTask(Task):
             extra = {"teacher_policy_loss": teacher_policy_loss, "teacher_mse": teacher_mse}
 
         has_owner = targets[:, sampler.HEADS_HAS_OWNERSHIP]
-        owner = targets[:, sampler.HEADS_OWNERSHIP:]
+        owner = targets[:, sampler.HEADS_OWNERSHIP:sampler.TEACHER_POLICY]
         p = ((1 + ownership) / 2).clamp(1e-4, 1 - 1e-4)
         q = (1 + owner) / 2
         point_loss = -(q * p.log() + (1 - q) * (1 - p).log()).mean(1)

@@ -258,8 +258,8 @@ class Trainer:
                 output = self.task.forward(model, x)
             y = torch.from_numpy(targets[i:i + batch]).to(self.device)
             _, sums = self.task.loss(output, y)
-            for k in totals:
-                totals[k] += sums[k]
+            for k in totals:     # a metric the held-out sample has no target for is NaN
+                totals[k] += sums.get(k, float("nan"))
         model.train()
         return {k: float(v) / max(1, len(targets)) for k, v in totals.items()}
 
@@ -505,7 +505,8 @@ class Trainer:
         if a.resume:
             self.folder.truncate_log(self.positions_seen)
         val = self.validation_set() if self.ranks.main else None   # rank 0 validates
-        store = self.task.prepare_store(load_split("train", a.data_dir, a.cache_dir, log=self.log))
+        prepare = getattr(self.task, "prepare_training_store", self.task.prepare_store)
+        store = prepare(load_split("train", a.data_dir, a.cache_dir, log=self.log))
         self.log(f"training games: {len(store)} ({store.num_moves} moves)")
         if a.init_weights and not a.resume:
             self.start_from_weights(store)

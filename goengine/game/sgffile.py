@@ -38,6 +38,8 @@ class Game:
     player_to_move: tuple = None
     # What training knows of the final board (training.labels.FinalLabel), or None.
     label: object = None
+    # Its index in the GameStore it came from (training's teacher labels are keyed by it).
+    index: int = None
     # Whether the record gave a komi that could be read (else komi is 0.0, and a
     # controller keeps its own: goengine.game.state.from_record's default_komi).
     komi_given: bool = True

@@ -1,11 +1,10 @@
 """The teacher's reader against KataGo itself, and its labels' file format.
 
 tests/games/teacher_katago.json holds what KataGo (v1.17.2, Eigen backend, fp32) answered
-to `kata-raw-nn 0 0` under Chinese rules (one position under Japanese rules too) on
-held-out positions chosen to have ladders
-(now, one move ago, working ladder moves), a ko and pass-alive area among their inputs.
-Our reader must give the same numbers. Skipped, saying why, without katrain (the test
-extras install it; it ships the network)."""
+to `kata-raw-nn 0 0` under Chinese rules (one position under Japanese rules too) on held-out
+positions chosen to have ladders (now, one move ago, working ladder moves), a ko and
+pass-alive area among their inputs. Our reader must give the same numbers. Skipped, saying
+why, without katrain (the test extras install it; it ships the network)."""
 
 import gzip
 import importlib.util

@@ -157,14 +157,20 @@ def test_int8_reads_real_positions_as_fp32_does(backend):
     assert np.abs(got.ownership - wanted.ownership).mean() < 0.05
 
 
-def test_a_network_without_its_int8_file_falls_back_under_auto_and_is_an_error_by_name(tmp_path):
-    weights = tmp_path / 'tiny.pt'
-    model = tiny_network(weights)
+def int8_or_its_fallback(model, weights):
+    """(evaluator, lines logged) of int8 asked for under auto, torch fp32 its fallback."""
     runtime = backends.Runtime(INT8_RUNTIMES[0] if INT8_RUNTIMES else 'onnxruntime', 'int8',
                                fallback=backends.Runtime('torch', 'fp32'))
     lines = []
     evaluator = backends.make_evaluator(model, runtime, threads=1, weights=str(weights),
                                         log=lines.append)
+    return evaluator, lines
+
+
+def test_a_network_without_its_int8_file_falls_back_under_auto_and_is_an_error_by_name(tmp_path):
+    weights = tmp_path / 'tiny.pt'
+    model = tiny_network(weights)
+    evaluator, lines = int8_or_its_fallback(model, weights)
     assert evaluator.describe().precision == 'fp32' and len(lines) == 1
     assert 'no int8 form' in lines[0] and 'runs on torch fp32' in lines[0]
     with pytest.raises(int8.Int8Error, match='no int8 form'):
@@ -230,11 +236,7 @@ def test_a_damaged_int8_file_is_one_line_and_the_fallback(tmp_path):
     with pytest.raises(int8.Int8Error, match='damaged|not an ONNX file'):
         int8.load(str(weights))
     model = netfile.load_network(str(weights))
-    runtime = backends.Runtime(INT8_RUNTIMES[0] if INT8_RUNTIMES else 'onnxruntime', 'int8',
-                               fallback=backends.Runtime('torch', 'fp32'))
-    lines = []
-    evaluator = backends.make_evaluator(model, runtime, threads=1, weights=str(weights),
-                                        log=lines.append)
+    evaluator, lines = int8_or_its_fallback(model, weights)
     assert evaluator.describe().precision == 'fp32' and len(lines) == 1
     assert 'heads-k96.int8.onnx' in lines[0] and 'runs on torch fp32' in lines[0]
 

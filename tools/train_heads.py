@@ -55,9 +55,7 @@ def parse_args(argv=None):
     parser.add_argument("--teacher-weight", type=float, default=0.5, metavar="W",
                         help="share of the policy and value losses taken against the teacher "
                              "rather than the human move and the outcome")
-    trainer.add_selfplay_arguments(parser)
-    args = trainer.parse_args(parser, argv)
-    trainer.check_selfplay_arguments(parser, args)
+    args = trainer.parse_args_with_selfplay(parser, argv)
     for name in ("value_weight", "ownership_weight", "score_weight"):
         if getattr(args, name) < 0:
             parser.error(f"--{name.replace('_', '-')} must not be negative")

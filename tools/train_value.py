@@ -35,10 +35,7 @@ def parse_args(argv=None):
     parser.add_argument("--move-weight", type=float, default=1.0, metavar="W",
                         help="weight of the training-only move head's cross-entropy beside the "
                              "outcome MSE; 0 trains the value head alone (the only choice for a network without one)")
-    trainer.add_selfplay_arguments(parser)
-    args = trainer.parse_args(parser, argv)
-    trainer.check_selfplay_arguments(parser, args)
-    return args
+    return trainer.parse_args_with_selfplay(parser, argv)
 
 
 def main(argv=None):

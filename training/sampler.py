@@ -112,13 +112,8 @@ class HeadsExamples:
     def make(self, board, color, move, game, symmetry):
         if game.label is None and self.needs_labels:
             raise ValueError("HeadsExamples needs a store with its labels loaded")
-        planes = features.apply_symmetry(features.value_planes(board), symmetry)
-        target = np.zeros(self.target_shape, np.float32)
-        sign = 1.0 if color == BLACK else -1.0
-        target[HEADS_MOVE] = features.symmetric_move(move, symmetry, game.size)
-        if game.won_on_the_board:
-            target[HEADS_OUTCOME] = 1.0 if color == game.winner else -1.0
-            target[HEADS_HAS_OUTCOME] = 1.0
+        planes, target, sign = move_and_outcome(board, color, move, game, symmetry,
+                                                self.target_shape)
         label = game.label
         if label is None:
             target[HEADS_MARGIN] = np.nan
@@ -130,6 +125,18 @@ class HeadsExamples:
             owner = features.apply_symmetry(label.ownership, symmetry)
             target[HEADS_OWNERSHIP:] = sign * owner.reshape(-1)
         return planes, target
+
+
+def move_and_outcome(board, color, move, game, symmetry, shape):
+    """(value planes, a target vector of `shape` holding the move played and the outcome for
+    the player to move, +1 for Black's position and -1 for White's), under `symmetry`."""
+    planes = features.apply_symmetry(features.value_planes(board), symmetry)
+    target = np.zeros(shape, np.float32)
+    target[HEADS_MOVE] = features.symmetric_move(move, symmetry, game.size)
+    if game.won_on_the_board:
+        target[HEADS_OUTCOME] = 1.0 if color == game.winner else -1.0
+        target[HEADS_HAS_OUTCOME] = 1.0
+    return planes, target, 1.0 if color == BLACK else -1.0
 
 
 # Where HeadsExamples puts each target in its vector.
@@ -172,13 +179,8 @@ class TeacherExamples:
 
     def make(self, board, color, move, game, symmetry):
         labels, row = self.labels, self.rows[game.index][board.move_number]
-        planes = features.apply_symmetry(features.value_planes(board), symmetry)
-        target = np.zeros(self.target_shape, np.float32)
-        sign = 1.0 if color == BLACK else -1.0
-        target[HEADS_MOVE] = features.symmetric_move(move, symmetry, game.size)
-        if game.won_on_the_board:
-            target[HEADS_OUTCOME] = 1.0 if color == game.winner else -1.0
-            target[HEADS_HAS_OUTCOME] = 1.0
+        planes, target, sign = move_and_outcome(board, color, move, game, symmetry,
+                                                self.target_shape)
         komi = float(labels["komi"][row])
         target[HEADS_MARGIN] = sign * (float(labels["black_lead"][row]) + komi - SCORE_KOMI)
         target[HEADS_HAS_OWNERSHIP] = 1.0

@@ -124,14 +124,17 @@ def _activation(r: _Reader) -> nn.Module:
     return ACTIVATIONS[kind]()
 
 
+def _norm_header(r: _Reader):
+    """A norm layer's name, channels and epsilon."""
+    return r.token(), r.int(), r.float()
+
+
 class NormAct(nn.Module):
     """A batch norm (folded to scale and bias) and its activation."""
 
     def __init__(self, r: _Reader, act_reader=_activation):
         super().__init__()
-        name = r.token()
-        channels = r.int()
-        eps = r.float()
+        name, channels, eps = _norm_header(r)
         has_scale, has_bias = r.int(), r.int()
         mean = r.floats(channels, name)
         var = r.floats(channels, name)
@@ -152,9 +155,7 @@ class RMSNormAct(nn.Module):
 
     def __init__(self, r: _Reader):
         super().__init__()
-        name = r.token()
-        channels = r.int()
-        self.eps = r.float()
+        name, channels, self.eps = _norm_header(r)
         self.spatial = bool(r.int())
         if r.int() != 0:
             raise TeacherFileError(f"{name}: grouped RMSNorm")
@@ -233,9 +234,7 @@ class NestedBottleneck(nn.Module):
 class _PointRMSNorm(nn.Module):
     def __init__(self, r: _Reader):
         super().__init__()
-        name = r.token()
-        channels = r.int()
-        self.eps = r.float()
+        name, channels, self.eps = _norm_header(r)
         self.register_buffer("weight", torch.from_numpy(r.floats(channels, name)))
 
     def forward(self, x):  # x: (N, L, C)

@@ -158,6 +158,14 @@ def check_selfplay_arguments(parser, args):
         parser.error("--human-fraction 1 leaves no room for --selfplay records")
 
 
+def parse_args_with_selfplay(parser, argv=None):
+    """parse_args for the trainers with a value head: --selfplay and its flags added, checked."""
+    add_selfplay_arguments(parser)
+    args = parse_args(parser, argv)
+    check_selfplay_arguments(parser, args)
+    return args
+
+
 def add_policy_start(parser, what):
     """--init-from-policy: `what` (e.g. "the trunk") starts as a policy network's."""
     parser.add_argument("--init-from-policy", metavar="FILE",

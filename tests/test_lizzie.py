@@ -16,7 +16,7 @@ from pathlib import Path
 import pytest
 
 import goengine
-from tests.gui.screen import stop, virtual_screen
+from tests.gui.screen import stop, virtual_screen, wait_for
 
 REPO = Path(__file__).resolve().parent.parent
 LIZZIE_JAR = Path('/usr/share/java/lizzie.jar')
@@ -29,20 +29,6 @@ MISSING = [name for name, path in NEEDED.items() if path is None]
 TENGEN = (638, 443)
 
 pytestmark = pytest.mark.skipif(bool(MISSING), reason=f'needs {", ".join(MISSING)}')
-
-
-def wait_for(path, pattern, timeout, after=0.0):
-    """The first log line matching `pattern` written `after` seconds or later, waiting up to
-    `timeout` seconds; None if none came."""
-    end = time.monotonic() + timeout
-    while time.monotonic() < end:
-        if path.exists():
-            for line in path.read_text().splitlines():
-                stamp, _, rest = line.strip().partition(' ')
-                if float(stamp) >= after and re.search(pattern, rest):
-                    return float(stamp), rest
-        time.sleep(0.2)
-    return None
 
 
 def test_lizzie_analyses_with_goengine_out_of_the_box(tmp_path):

@@ -23,8 +23,9 @@ if ! command -v gnugo >/dev/null 2>&1 && [ ! -x /usr/games/gnugo ]; then
     fi
 fi
 
-# Lizzie (Debian's 0.7.4, with Java), Xvfb, xdotool and ImageMagick's import: the GUI test
-# (tests/test_lizzie.py) starts Lizzie on a virtual screen, clicks a move and keeps a screenshot.
+# Lizzie (Debian's 0.7.4, with Java), Xvfb, xdotool and ImageMagick's import: the GUI tests
+# (tests/test_lizzie.py, and tests/test_gogui.py with GoGui from ../shared/tools/gogui) start
+# the GUI on a virtual screen, click a move and keep a screenshot.
 if [ ! -f /usr/share/java/lizzie.jar ] || ! command -v Xvfb >/dev/null 2>&1 \
         || ! command -v xdotool >/dev/null 2>&1 || ! command -v import >/dev/null 2>&1; then
     if [ "$(id -u)" = 0 ] && command -v apt-get >/dev/null 2>&1; then

@@ -3,6 +3,7 @@ GUI started in a process group of its own, and both stopped however the test end
 
 import contextlib
 import os
+import re
 import signal
 import subprocess
 import time
@@ -29,3 +30,17 @@ def stop(process):
     except subprocess.TimeoutExpired:
         os.killpg(process.pid, signal.SIGKILL)
         process.wait(timeout=30)
+
+
+def wait_for(path, pattern, timeout, after=0.0):
+    """The first log line matching `pattern` written `after` seconds or later, waiting up to
+    `timeout` seconds; None if none came."""
+    end = time.monotonic() + timeout
+    while time.monotonic() < end:
+        if path.exists():
+            for line in path.read_text().splitlines():
+                stamp, _, rest = line.strip().partition(' ')
+                if float(stamp) >= after and re.search(pattern, rest):
+                    return float(stamp), rest
+        time.sleep(0.2)
+    return None

@@ -21,13 +21,12 @@ from collections import deque
 import numpy as np
 import torch
 
-sys.path.insert(0, os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
-
-from goengine import PASS, IllegalMove                                    # noqa: E402
-from goengine.game.sgffile import new_board                               # noqa: E402
-from goengine.nn.inference import bf16_is_fast, cpu_kind                  # noqa: E402
-from training import teacher_inputs, teacher_labels, teacher_net          # noqa: E402
-from training.dataset import load_split                                   # noqa: E402
+import _checkout  # noqa: F401  (this checkout's packages first)
+from goengine import PASS, IllegalMove
+from goengine.game.sgffile import new_board
+from goengine.nn.inference import bf16_is_fast, cpu_kind
+from training import teacher_inputs, teacher_labels, teacher_net
+from training.dataset import load_split
 
 
 def game_positions(game, index, every, final, seed):

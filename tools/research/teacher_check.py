@@ -15,18 +15,16 @@ import gzip
 import os
 import random
 import subprocess
-import sys
 
 import numpy as np
 import torch
 
-sys.path.insert(0, os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__)))))
-
-from goengine import BLACK, PASS                                          # noqa: E402
-from goengine.game import coords                                          # noqa: E402
-from goengine.game.sgffile import SgfError, iter_positions, parse_game    # noqa: E402
-from training import teacher_inputs, teacher_net                          # noqa: E402
-from training.dataset import HELD_OUT_FILE                                # noqa: E402
+import _checkout  # noqa: F401  (this checkout's packages first)
+from goengine import BLACK, PASS
+from goengine.game import coords
+from goengine.game.sgffile import SgfError, iter_positions, parse_game
+from training import teacher_inputs, teacher_net
+from training.dataset import HELD_OUT_FILE
 
 
 class KataGo:

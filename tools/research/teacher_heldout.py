@@ -14,22 +14,19 @@
 """
 
 import argparse
-import os
-import sys
 
 import numpy as np
 import torch
 
-sys.path.insert(0, os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__)))))
-
-from goengine import BLACK, PASS, IllegalMove                              # noqa: E402
-from goengine.game.sgffile import SgfError, new_board, read_games         # noqa: E402
-from goengine.nn.inference import bf16_is_fast                            # noqa: E402
-from training import labels as final_labels                               # noqa: E402
-from training import teacher_inputs, teacher_net                          # noqa: E402
-from training.dataset import HELD_OUT_FILE                                # noqa: E402
-from training.evaluation import sampled_example                           # noqa: E402
-from training.sampler import ValueExamples                                # noqa: E402
+import _checkout  # noqa: F401  (this checkout's packages first)
+from goengine import BLACK, PASS, IllegalMove
+from goengine.game.sgffile import SgfError, new_board, read_games
+from goengine.nn.inference import bf16_is_fast
+from training import labels as final_labels
+from training import teacher_inputs, teacher_net
+from training.dataset import HELD_OUT_FILE
+from training.evaluation import sampled_example
+from training.sampler import ValueExamples
 
 
 def replay_to(game, number):

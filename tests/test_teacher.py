@@ -228,3 +228,12 @@ def test_the_student_learns_at_the_labelled_positions_with_the_teachers_targets(
     assert torch.isfinite(loss)
     assert float(sums["teacher_mse"]) == pytest.approx(2 * 0.16, abs=0.01)   # one row has a value
     assert float(sums["teacher_policy_loss"]) / 2 == pytest.approx(np.log(361), abs=1e-3)
+
+
+def test_a_new_labels_folder_may_start_further_along_the_order(tmp_path):
+    from training import teacher_labels
+    progress = teacher_labels.Progress(str(tmp_path), "abc", {"every": 4}, first_game=500)
+    assert progress["games_done"] == 500
+    progress.advance(520, 100)
+    again = teacher_labels.Progress(str(tmp_path), "abc", {"every": 4}, first_game=0)
+    assert again["games_done"] == 520 and again["positions"] == 100

@@ -4,7 +4,9 @@ Games of the training split are taken in a fixed shuffled order; in each, every 
 position (from a random offset) and the final board are read by the teacher, at the game's
 komi or, for a `--other-share` of positions, at `--other-komi`. Positions right after a pass
 are skipped. Every `--shard-size` positions a shard and progress.json are written at a game
-boundary, so a stopped run resumes there (training/teacher_labels.py has the format).
+boundary, so a stopped run resumes there (training/teacher_labels.py has the format);
+`--from-game N` starts a new folder further along the same order, so that a machine whose
+labels were lost labels new games.
 
     nice -n 19 .venv/bin/python tools/label_teacher.py --out data/teacher
 
@@ -65,6 +67,9 @@ def main():
                    help="openvino: 1.3x torch's bf16 on Zen 4 (the ONNX export is cached in --out)")
     p.add_argument("--shard-size", type=int, default=4096)
     p.add_argument("--max-positions", type=int, default=0, help="stop after this many (0: never)")
+    p.add_argument("--from-game", type=int, default=0, metavar="N",
+                   help="a new --out folder starts at game N of the order: the games before it "
+                        "were labelled before, into a folder that is gone (docs/TRAINING.md)")
     p.add_argument("--threads", type=int, default=0, help="torch threads (0: torch's default)")
     args = p.parse_args()
 
@@ -86,7 +91,7 @@ def main():
                 "other_share": args.other_share, "seed": args.seed, "teacher": net.name}
     os.makedirs(args.out, exist_ok=True)
     try:
-        progress = teacher_labels.Progress(args.out, digest, settings)
+        progress = teacher_labels.Progress(args.out, digest, settings, args.from_game)
     except teacher_labels.TeacherLabelError as exc:
         sys.exit(f"label_teacher: {exc}")
     order = np.random.default_rng(args.seed).permutation(len(store))

@@ -103,10 +103,12 @@ def read_labels(folder, digest=None):
 class Progress:
     """Which games of a run's order are labelled: the labeller's resume point."""
 
-    def __init__(self, folder, digest, settings):
+    def __init__(self, folder, digest, settings, first_game=0):
+        """first_game: where a new folder starts in the run's order of games (the games
+        before it were labelled into a folder that is gone); a resumed folder ignores it."""
         self.path = os.path.join(folder, "progress.json")
-        self.state = {"store": digest, "settings": settings, "games_done": 0, "positions": 0,
-                      "shards": 0}
+        self.state = {"store": digest, "settings": settings, "games_done": first_game,
+                      "positions": 0, "shards": 0}
         if os.path.exists(self.path):
             try:
                 with open(self.path) as f:

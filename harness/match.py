@@ -1,5 +1,5 @@
 """Games between two GTP engines, refereed: what tools/match.py, tools/tune.py and
-tools/clock_game.py play with.
+tools/research/clock_game.py play with.
 
 Each game gets fresh engine processes, treats a crash, a hang or an illegal move as a
 loss for that engine, and is scored twice: by our rules (Tromp-Taylor area after

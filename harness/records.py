@@ -1,5 +1,5 @@
 """A match's record on disk: what tools/match.py and tools/tune.py write into their --out
-folder, and what resuming a match, tools/lead_drop.py and tools/scoring_vs_gnugo.py read.
+folder, and what resuming a match, tools/research/lead_drop.py and tools/research/scoring_vs_gnugo.py read.
 
 A record is a folder (on disk, or inside a month's archive of them: docs/matches/2026-11.tar/
 NAME) with

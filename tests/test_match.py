@@ -231,7 +231,7 @@ def test_summary_counts_ours_from_either_colour():
     assert stats.summary([r1, r2, r3]).startswith('wins 1 losses 1 draws 1 games 3 win_rate 50.0%')
 
 
-# -- tools/clock_game.py ------------------------------------------------------------
+# -- tools/research/clock_game.py ------------------------------------------------------------
 
 def test_canadian_clock_main_time_then_blocks():
     clock_game = tool("clock_game")
@@ -323,7 +323,7 @@ def test_a_continued_match_counts_the_scoring_of_every_game(tmp_path):
     assert records.earlier_agreements(tmp_path / 'missing.txt') == {}
 
 
-# -- tools/lead_drop.py ----------------------------------------------------------
+# -- tools/research/lead_drop.py ----------------------------------------------------------
 
 @pytest.mark.skipif(not Path('/usr/games/gnugo').exists(), reason='GNU Go is not installed')
 def test_lead_drop_reads_our_lead_as_gnu_go_estimates_it(tmp_path, capsys):

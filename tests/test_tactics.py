@@ -159,7 +159,7 @@ GAME1 = REPO / 'tests' / 'tactics' / 'fights' / 'game1-2026-12-04.sgf'
 
 @needs_gnugo
 def test_the_fight_check_judges_the_game_one_group_as_gnu_gos_owl_does():
-    """tools/fight_check.py's judge: before move 119 of game 1 only S17 saves K17 (GNU Go's
+    """tools/research/fight_check.py's judge: before move 119 of game 1 only S17 saves K17 (GNU Go's
     owl at level 10); after G12, which the engine once played, White kills it."""
     fight_check = tool("fight_check")
     game = [('b', 'G13'), ('w', 'H12')]

@@ -7,7 +7,7 @@ the opponent in most of them is called dead, unless it is in seki (below).
 The playouts are those of the trained rollout policy when the caller has one
 (RolloutPolicy.ownership: it answers ataris and captures as players do), else
 light random moves that fill no eyeish point of the mover and retake no ko
-(RolloutPolicy.light()); tools/scoring_vs_gnugo.py measures both against GNU Go.
+(RolloutPolicy.light()); tools/research/scoring_vs_gnugo.py measures both against GNU Go.
 That is right for the clearly dead and clearly alive groups a finished game
 mostly has.
 
@@ -57,7 +57,7 @@ DOUBTFUL = 0.5
 # count it makes disagree on at most this share of the points (7 on 19x19). On the
 # last boards of 40 held-out counted games a network's ownership head and its
 # count disagreed on 0-8 points where the count was GNU Go's within a point, on
-# 12-43 where a group was misjudged (tools/scoring_vs_gnugo.py measures the lead
+# 12-43 where a group was misjudged (tools/research/scoring_vs_gnugo.py measures the lead
 # so read: docs/RESULTS.md, 2026-11-27).
 SETTLED_SHARE = 0.02
 

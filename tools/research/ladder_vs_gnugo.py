@@ -8,7 +8,7 @@ opponent?).  Every chain in atari whose extension gives it exactly two
 liberties is compared the same way after the extension (our ladder-escape
 answer must be the negation of GNU Go's attack).
 
-    python tools/ladder_vs_gnugo.py [--positions 300] [--sgf FILE]
+    python tools/research/ladder_vs_gnugo.py [--positions 300] [--sgf FILE]
 
 Last line: `agreement=0.XXXX strings=N`.
 """

@@ -24,12 +24,12 @@ moves before the end, against the same count of the final board. With --doubtful
 the chains the rollouts leave in doubt are set beside the ownership head's view of them
 and GNU Go's call: would the head, as a second judge, call them better?
 
-    python tools/scoring_vs_gnugo.py [--games 100] [--sgf FILE] [--playouts 400] [--search-sims 0]
-    python tools/scoring_vs_gnugo.py --sgf runs/matches --games 1000   # our counted match games,
+    python tools/research/scoring_vs_gnugo.py [--games 100] [--sgf FILE] [--playouts 400] [--search-sims 0]
+    python tools/research/scoring_vs_gnugo.py --sgf runs/matches --games 1000   # our counted match games,
                                         # once docs/matches/*.tar are extracted into runs/matches
-    python tools/scoring_vs_gnugo.py --games 20 --weights weights/sl.pt
-    python tools/scoring_vs_gnugo.py --show-differences   # each board a judge scores otherwise
-    python tools/scoring_vs_gnugo.py --weights weights/heads-k96.pt --doubtful   # chains in doubt
+    python tools/research/scoring_vs_gnugo.py --games 20 --weights weights/sl.pt
+    python tools/research/scoring_vs_gnugo.py --show-differences   # each board a judge scores otherwise
+    python tools/research/scoring_vs_gnugo.py --weights weights/heads-k96.pt --doubtful   # chains in doubt
 
 Last line: `stones_light=0.XXXX stones_rollout=0.XXXX games=N`.
 """

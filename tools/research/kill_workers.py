@@ -6,7 +6,7 @@ the next game's cluster is awaited. Every kill is one line on stdout.
 
     .venv/bin/python tools/tune.py --candidate "--cluster auto --rollout-workers 1" \\
         --max-games 20 --out runs/tune-cluster-kill &
-    .venv/bin/python tools/kill_workers.py --games 20
+    .venv/bin/python tools/research/kill_workers.py --games 20
 """
 
 import argparse

@@ -1,7 +1,7 @@
 #!/usr/bin/env python3
 """One full game against GNU Go on a tight byo-yomi clock, refereed like a server would.
 
-    nice -n 10 .venv/bin/python tools/clock_game.py            # 19x19, time_settings 0 5 1
+    nice -n 10 .venv/bin/python tools/research/clock_game.py            # 19x19, time_settings 0 5 1
 
 Why: the budget arithmetic has unit tests (tests/test_timecontrol.py), but
 only a whole game shows that the engine, the pipe and the machine together

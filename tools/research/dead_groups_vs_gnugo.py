@@ -8,8 +8,8 @@ Where it names any, GNU Go's `final_status_list dead` (level 10, Chinese rules) 
 whether those stones are dead, and the move the game played is looked up among the
 refused ones: a strong player who adds a stone to a dead group means something by it.
 
-    .venv/bin/python tools/dead_groups_vs_gnugo.py --games 200          # held-out 9-dan games
-    .venv/bin/python tools/dead_groups_vs_gnugo.py --games 50 --sgf runs/matches/NAME
+    .venv/bin/python tools/research/dead_groups_vs_gnugo.py --games 200          # held-out 9-dan games
+    .venv/bin/python tools/research/dead_groups_vs_gnugo.py --games 50 --sgf runs/matches/NAME
 
 Last line: `positions P, with a dead group D, GNU Go agrees A, played a refused move R`.
 """

@@ -6,7 +6,7 @@ undo, the moves the game went on with, the genmove that is judged), and GNU Go's
 death reader at level 10 (`owl_attack` on the target, or `owl_defend` with --kill) is asked
 about the position after the last answer. Each run starts the engine afresh.
 
-    .venv/bin/python tools/fight_check.py tests/tactics/fights/game1-2026-12-04.sgf \\
+    .venv/bin/python tools/research/fight_check.py tests/tactics/fights/game1-2026-12-04.sgf \\
         --before 117 --commands "genmove b" undo "play b G13" "play w H12" "genmove b" \\
         --target K17 --runs 3 --time-per-move 2
 

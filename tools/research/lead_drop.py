@@ -7,14 +7,14 @@ score before move --from and before move --to, and the line says our lead at eac
 (points, positive: we are ahead) and the drop between them. Games shorter than --to
 moves are left out. The last line is the mean drop with its standard error:
 
-  .venv/bin/python tools/lead_drop.py docs/matches/2026-11.tar/2026-11-25-gnugo10-handicap7-zen3
+  .venv/bin/python tools/research/lead_drop.py docs/matches/2026-11.tar/2026-11-25-gnugo10-handicap7-zen3
   mean_drop=12.3 stderr=4.5 games=N
 
 With --at M1 M2 ... the lead is read before each of those moves instead, in every game
 that reaches it, and a line a move says who led there (where a game is lost: in the
 opening or later):
 
-  .venv/bin/python tools/lead_drop.py FOLDER --at 20 50 100
+  .venv/bin/python tools/research/lead_drop.py FOLDER --at 20 50 100
   before move 20: mean_lead=-1.2 stderr=0.8 ahead=14 of 40
 """
 

@@ -237,3 +237,21 @@ def test_a_new_labels_folder_may_start_further_along_the_order(tmp_path):
     progress.advance(520, 100)
     again = teacher_labels.Progress(str(tmp_path), "abc", {"every": 4}, first_game=0)
     assert again["games_done"] == 520 and again["positions"] == 100
+
+
+def test_after_a_pass_the_history_is_hidden_as_katago_hides_it_under_chinese_rules():
+    """A friendly pass under Chinese rules: KataGo shows the network no history (checked
+    against kata-raw-nn on three positions; docs/results, 2026-12-07), nor do we; under
+    territory scoring such a position is refused."""
+    from goengine import PASS
+    from training import teacher_inputs
+    board, played, previous = replay([(BLACK, "Q16"), (WHITE, "D4"), (BLACK, "Q4")])
+    board.play(PASS, WHITE)
+    played = played + [(WHITE, PASS)]
+    spatial, glob = teacher_inputs.planes(board, played, previous, 7.5)
+    assert not spatial[9:14].any() and not glob[:5].any()
+    hidden, _ = teacher_inputs.planes(board, [], [], 7.5)
+    assert (spatial == hidden).all()
+    with pytest.raises(ValueError, match="territory scoring"):
+        teacher_inputs.planes(board, played, previous, 6.5, "japanese")
+

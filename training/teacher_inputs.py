@@ -14,8 +14,8 @@ under Chinese rules (area scoring, simple ko, no suicide), which is how goengine
           18 the komi's parity wave; the rest are rules that Chinese rules leave at 0.
 
 Planes are indexed [y, x] with y = 0 the top row (GTP row 19), as KataGo lays them out.
-Positions right after a pass are not supported (KataGo hides history there): `planes`
-refuses them.
+Right after a pass KataGo hides the history under Chinese rules (a friendly pass), as
+`planes` does; under territory scoring it refuses such a position.
 """
 
 import numpy as np
@@ -384,7 +384,11 @@ def planes(board: Board, recent_moves, previous_boards, komi, rules="chinese"):
     if board.size != SIZE:
         raise ValueError(f"the teacher reads 19x19 boards, not {board.size}x{board.size}")
     if recent_moves and recent_moves[-1][1] == PASS:
-        raise ValueError("a position right after a pass: KataGo hides its history, not modelled")
+        if rules != "chinese":
+            raise ValueError("a position right after a pass under territory scoring: not modelled")
+        # Chinese rules let a pass be friendly: KataGo then hides the history entirely
+        # (nninputs.cpp, shouldSuppressEndGameFromFriendlyPass), and so do we.
+        recent_moves, previous_boards = [], []
     me = board.to_move
     opp = 3 - me
     colours = board.stones().reshape(-1)
@@ -453,3 +457,20 @@ def legal_mask(board: Board):
         mask[TO_TEACHER[m]] = True
     mask[-1] = True
     return mask
+
+
+def board_planes(board: Board, komi, rules="chinese"):
+    """planes() for a board that was played from the empty board: its recent moves and the
+    boards one and two moves ago are read from its history (without them, where setup stones
+    make the history not replay to it)."""
+    history = board.history
+    replayed, previous = Board(board.size, komi, superko=False), []
+    try:
+        for colour, move in history:
+            previous.insert(0, replayed.copy())
+            replayed.play(move, colour)
+    except IllegalMove:
+        previous = []
+    if not (replayed.stones() == board.stones()).all():
+        previous = []
+    return planes(board, history[-5:], previous[:2], komi, rules)

@@ -10,7 +10,9 @@ and the verdict is the group's mean owner at its named stone. One line a setting
 rollouts' tactics (RolloutPolicy.tactics); with --weights-net, one more for a four-headed
 network's ownership head on the same positions (the other judge the apv search's leaves
 mix), where the first setting and the head disagree which was right, and how often its value
-head, one move deep, rates the answer above the policy's favourite move:
+head, one move deep, rates the answer above the policy's favourite move. With --teacher, the
+same for KataGo's network (training/teacher_net.py, Chinese rules, the game's komi): the
+figures a student of it aims at:
 
     tactics none: 179 of 302 (59.3 %, Wilson 53.6-64.7); live after the answer 30 of 38, ...
 
@@ -137,6 +139,51 @@ def value_prefers_answer(evaluator, cases):
     return counts
 
 
+class Teacher:
+    """KataGo's network as a judge: its ownership map and its win rate for the player to move."""
+
+    def __init__(self, path=None):
+        import torch
+        from training import teacher_inputs, teacher_net
+        self.torch, self.inputs, self.nets = torch, teacher_inputs, teacher_net
+        self.net = teacher_net.load(path or teacher_net.default_path())
+
+    def answers(self, board):
+        spatial, glob = self.inputs.board_planes(board, board.komi)
+        with self.torch.no_grad():
+            out = self.net(self.torch.from_numpy(spatial)[None], self.torch.from_numpy(glob)[None])
+        return self.nets.answers(self.net, out, self.inputs.legal_mask(board)[None])
+
+    def lives(self, board, stone, i):
+        own = self.answers(board).ownership[0].reshape(-1)[self.inputs.TO_TEACHER[stone]]
+        black_owns = own > 0 if board.to_move == BLACK else own < 0
+        return black_owns == (board.color_at(stone) == BLACK)
+
+    def mover_value(self, board):
+        """The win rate of the player who just moved."""
+        a = self.answers(board)
+        return 1.0 - float(a.win[0]) - float(a.no_result[0])
+
+
+def teacher_prefers_answer(teacher, evaluator, cases):
+    """value_prefers_answer with the teacher's win rates, against `evaluator`'s favourite."""
+    counts = {"live": [0, 0], "kill": [0, 0]}
+    for board, colour, task, stone, answer in cases:
+        prior = np.where(np.ravel(sensible_mask(board, colour)),
+                         np.ravel(on_planes.policy(evaluator, features.value_planes(board))), -1.0)
+        favourite = int(np.argmax(prior))
+        if favourite == answer:
+            continue
+        rated = []
+        for move in (answer, favourite):
+            after = board.copy()
+            after.play(move, colour)
+            rated.append(teacher.mover_value(after))
+        counts[task][0] += rated[0] > rated[1]
+        counts[task][1] += 1
+    return counts
+
+
 def disagreements(first, second):
     """Where two judges' verdicts differ: (positions, how many the second got right)."""
     split = [b[2] for a, b in zip(first, second) if a[2] != b[2]]
@@ -160,6 +207,9 @@ def main(argv=None):
     p.add_argument("--seed", type=int, default=0, help="problem i's rollouts use seed + i")
     p.add_argument("--weights-net", metavar="FILE",
                    help="also judge this four-headed network's ownership head")
+    p.add_argument("--teacher", action="store_true",
+                   help="also judge KataGo's network (katrain's; its value one move deep "
+                        "against --weights-net's favourite)")
     args = p.parse_args(argv)
     cases = list(problems(args.suite))
     policy = rollout_weights.load(args.weights)
@@ -187,6 +237,15 @@ def main(argv=None):
         print(f"value head of {args.weights_net}, one move deep: the answer rated above the "
               "policy's favourite in " + ", ".join(f"{n} of {total} {task} problems"
                                                    for task, (n, total) in counts.items()))
+    if args.teacher:
+        teacher = Teacher()
+        verdicts, seconds = judge(teacher.lives, cases)
+        print(summary(f"teacher {teacher.net.name}", verdicts, seconds), flush=True)
+        if args.weights_net:
+            counts = teacher_prefers_answer(teacher, evaluator, cases)
+            print(f"teacher's value, one move deep: the answer rated above {args.weights_net}'s "
+                  "favourite in " + ", ".join(f"{n} of {total} {task} problems"
+                                              for task, (n, total) in counts.items()))
     if args.weights_net and len(results) > 1:
         split, head_right = disagreements(results[0][1], results[-1][1])
         print(f"{results[0][0]} and the ownership head disagree on {split} of "

@@ -128,8 +128,6 @@ def main():
         except (IllegalMove, ValueError) as exc:
             print(f"game {index} ({game.name}): skipped the rest ({exc})", flush=True)
         games_done += 1
-        if pending and (games_done == len(order)):
-            flush_batch()
         size = sum(len(s["game"]) for s in shard)
         if size >= args.shard_size or games_done == len(order) or (
                 args.max_positions and progress["positions"] + size >= args.max_positions):

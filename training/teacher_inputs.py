@@ -18,6 +18,8 @@ Right after a pass KataGo hides the history under Chinese rules (a friendly pass
 `planes` does; under territory scoring it refuses such a position.
 """
 
+from collections import deque
+
 import numpy as np
 
 from goengine import BLACK, EMPTY, PASS, WHITE, Board, IllegalMove
@@ -46,7 +48,6 @@ class Chains:
     """Every chain of a board: its id at each point, its stones and its liberties."""
 
     def __init__(self, colours):
-        self.colours = colours
         self.id = [-1] * (SIZE * SIZE)
         self.stones, self.libs = [], []
         for m in range(SIZE * SIZE):
@@ -83,10 +84,6 @@ class _Ladder:
 
     def __init__(self):
         self.nodes = 0
-
-    @staticmethod
-    def _libs(board, m):
-        return board.chain_liberties(m)
 
     def _capture_moves(self, board, target, defender):
         """Liberties of opponent chains in atari touching the target's chain."""
@@ -159,7 +156,7 @@ class _Ladder:
 
     def captured(self, board, target, defender_first):
         """Whether the chain at `target` is captured by a ladder (KataGo's semantics)."""
-        libs = self._libs(board, target)
+        libs = board.chain_liberties(target)
         if libs > 2 or (defender_first and libs > 1):
             return False
         if defender_first:
@@ -178,7 +175,7 @@ class _Ladder:
             raise _LadderBudgetSpent
         is_defender = (depth % 2 == 0) == defender_first
         attacker = 3 - defender
-        libs = self._libs(board, target)
+        libs = board.chain_liberties(target)
         if not is_defender and libs <= 1:
             return True
         if not is_defender and libs >= 3:
@@ -245,12 +242,13 @@ class _Ladder:
         return working
 
 
-def ladder_planes(board, mover, captured_plane, working_plane=None):
+def ladder_planes(board, mover, captured_plane, working_plane=None, chains=None):
     """Mark stones of chains with 1 or 2 liberties that a ladder captures (and, for the
-    opponent's two-liberty chains, the moves that start it) on (19, 19) planes."""
+    opponent's two-liberty chains, the moves that start it) on (19, 19) planes. `chains`:
+    the board's Chains where the caller has them already."""
     reader = _Ladder()
     colours = board.stones().reshape(-1)
-    chains = Chains(colours)
+    chains = chains or Chains(colours)
     ko_point = board.ko
     for k, stones in enumerate(chains.stones):
         libs = len(chains.libs[k])
@@ -420,7 +418,7 @@ def planes(board: Board, recent_moves, previous_boards, komi, rules="chinese"):
         else:
             flat[9 + back, TO_TEACHER[move]] = 1
 
-    ladder_planes(board, me, spatial[14], spatial[17])
+    ladder_planes(board, me, spatial[14], spatial[17], chains)
     prev1 = previous_boards[0] if included >= 1 and previous_boards else None
     prev2 = previous_boards[1] if included >= 2 and len(previous_boards) > 1 else None
     prev1 = prev1 if prev1 is not None else board
@@ -464,13 +462,13 @@ def board_planes(board: Board, komi, rules="chinese"):
     boards one and two moves ago are read from its history (without them, where setup stones
     make the history not replay to it)."""
     history = board.history
-    replayed, previous = Board(board.size, komi, superko=False), []
+    replayed, previous = Board(board.size, komi, superko=False), deque(maxlen=2)
     try:
         for colour, move in history:
-            previous.insert(0, replayed.copy())
+            previous.appendleft(replayed.copy())
             replayed.play(move, colour)
     except IllegalMove:
-        previous = []
+        previous.clear()
     if not (replayed.stones() == board.stones()).all():
-        previous = []
-    return planes(board, history[-5:], previous[:2], komi, rules)
+        previous.clear()
+    return planes(board, history[-5:], list(previous), komi, rules)

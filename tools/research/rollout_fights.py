@@ -116,10 +116,16 @@ def summary(name, verdicts, seconds):
             f"{100 * high:.1f}); {', '.join(parts)}; {seconds:.2f} s")
 
 
-def value_prefers_answer(evaluator, cases):
-    """One move deep: where the policy's favourite sensible move is not the problem's first
-    answer, does the value head rate the position after the answer above the one after the
-    favourite, for the mover? {task: (answer rated higher, problems compared)}."""
+def head_value(evaluator):
+    """The value head's rating of a position for the player who just moved, as a function."""
+    return lambda after: -float(np.ravel(on_planes.value(evaluator, features.value_planes(after)))[0])
+
+
+def value_prefers_answer(evaluator, cases, rate):
+    """One move deep: where `evaluator`'s policy's favourite sensible move is not the
+    problem's first answer, does `rate` (a position -> its value for the player who just
+    moved) rate the position after the answer above the one after the favourite?
+    {task: (answer rated higher, problems compared)}."""
     counts = {"live": [0, 0], "kill": [0, 0]}
     for board, colour, task, stone, answer in cases:
         planes = features.value_planes(board)
@@ -132,8 +138,7 @@ def value_prefers_answer(evaluator, cases):
         for move in (answer, favourite):
             after = board.copy()
             after.play(move, colour)
-            rated.append(-float(np.ravel(on_planes.value(evaluator,
-                                                         features.value_planes(after)))[0]))
+            rated.append(rate(after))
         counts[task][0] += rated[0] > rated[1]
         counts[task][1] += 1
     return counts
@@ -163,25 +168,6 @@ class Teacher:
         """The win rate of the player who just moved."""
         a = self.answers(board)
         return 1.0 - float(a.win[0]) - float(a.no_result[0])
-
-
-def teacher_prefers_answer(teacher, evaluator, cases):
-    """value_prefers_answer with the teacher's win rates, against `evaluator`'s favourite."""
-    counts = {"live": [0, 0], "kill": [0, 0]}
-    for board, colour, task, stone, answer in cases:
-        prior = np.where(np.ravel(sensible_mask(board, colour)),
-                         np.ravel(on_planes.policy(evaluator, features.value_planes(board))), -1.0)
-        favourite = int(np.argmax(prior))
-        if favourite == answer:
-            continue
-        rated = []
-        for move in (answer, favourite):
-            after = board.copy()
-            after.play(move, colour)
-            rated.append(teacher.mover_value(after))
-        counts[task][0] += rated[0] > rated[1]
-        counts[task][1] += 1
-    return counts
 
 
 def disagreements(first, second):
@@ -233,7 +219,7 @@ def main(argv=None):
         print(summary(name, verdicts, seconds), flush=True)
         results.append((name, verdicts))
     if args.weights_net:
-        counts = value_prefers_answer(evaluator, cases)
+        counts = value_prefers_answer(evaluator, cases, head_value(evaluator))
         print(f"value head of {args.weights_net}, one move deep: the answer rated above the "
               "policy's favourite in " + ", ".join(f"{n} of {total} {task} problems"
                                                    for task, (n, total) in counts.items()))
@@ -242,7 +228,7 @@ def main(argv=None):
         verdicts, seconds = judge(teacher.lives, cases)
         print(summary(f"teacher {teacher.net.name}", verdicts, seconds), flush=True)
         if args.weights_net:
-            counts = teacher_prefers_answer(teacher, evaluator, cases)
+            counts = value_prefers_answer(evaluator, cases, teacher.mover_value)
             print(f"teacher's value, one move deep: the answer rated above {args.weights_net}'s "
                   "favourite in " + ", ".join(f"{n} of {total} {task} problems"
                                               for task, (n, total) in counts.items()))

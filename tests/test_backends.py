@@ -30,7 +30,7 @@ def game_positions(every=12):
 
 
 def test_fp32_on_a_cpu_without_native_bf16_is_onnx_runtime_and_torch_without_it(monkeypatch):
-    monkeypatch.setattr(backends, 'cpu_kind', lambda: 'no-bf16')
+    monkeypatch.setattr(backends, 'cpu_kind', lambda: 'avx2')
     monkeypatch.setattr(backends, 'installed', lambda backend: True)
     assert str(backends.pick_runtime('auto', 'auto', 'cpu')) == 'onnxruntime fp32'
     assert str(backends.pick_runtime('fp32', 'torch', 'cpu')) == 'torch fp32'

@@ -10,8 +10,8 @@ import pytest
 torch = pytest.importorskip('torch')
 
 from goengine.nn import backends, int8, netfile, on_planes
-from goengine.nn.inference import (AMX, AVX512_BF16, NO_BF16, NetworkEvaluator,
-                                   int8_sums_are_exact)
+from goengine.nn.cpu import AMX, AVX2, AVX512_BF16, int8_sums_are_exact
+from goengine.nn.inference import NetworkEvaluator
 from goengine.nn.nets import HeadsNet
 from tests.test_backends import game_boards, game_positions
 
@@ -37,7 +37,7 @@ def test_auto_takes_the_cpu_kinds_precisions_in_order_each_the_fallback_of_the_l
     assert chain == ['openvino int8', 'torch bf16', 'onnxruntime fp32']
     every_runtime_installed(monkeypatch, AVX512_BF16)
     assert str(backends.pick_runtime()) == 'torch bf16'
-    every_runtime_installed(monkeypatch, NO_BF16)
+    every_runtime_installed(monkeypatch, AVX2)
     assert str(backends.pick_runtime()) == 'onnxruntime fp32'
     assert backends.pick_runtime('auto', 'auto', 'cuda') == backends.Runtime('torch', 'bf16')
     assert backends.pick_runtime('fp32', 'auto', 'cuda') == backends.Runtime('torch', 'fp32')
@@ -51,7 +51,7 @@ def test_auto_takes_the_cpu_kinds_precisions_in_order_each_the_fallback_of_the_l
 
 
 def test_int8_by_name_on_a_cpu_without_vnni_says_its_value_drifts(monkeypatch):
-    every_runtime_installed(monkeypatch, NO_BF16)
+    every_runtime_installed(monkeypatch, AVX2)
     for exact, warned in ((True, 0), (False, 1)):
         monkeypatch.setattr(backends, 'int8_sums_are_exact', lambda: exact)
         lines = []
@@ -196,7 +196,7 @@ def test_the_engine_names_its_runtime_and_refuses_int8_for_a_network_without_one
 def test_the_search_mode_follows_the_runtime_unless_the_command_line_names_one():
     from goengine.search.config import search_config
     for kind, mode in ((('amx', 'int8'), 'zero'), (('amx', 'bf16'), 'apv'),
-                       (('no-bf16', 'fp32'), 'apv'), (None, 'apv')):
+                       (('avx2', 'fp32'), 'apv'), (None, 'apv')):
         assert search_config('large', (), kind).search_mode == mode, kind
     zero = search_config('large', (), ('amx', 'int8'))
     assert zero.c_puct == 1.5 and zero.fpu_from_parent   # the zero search's own constants

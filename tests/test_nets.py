@@ -6,7 +6,8 @@ import numpy as np
 import pytest
 import torch
 
-from goengine.nn.inference import NetworkEvaluator, bf16_is_fast
+from goengine.nn.cpu import bf16_is_fast
+from goengine.nn.inference import NetworkEvaluator
 from goengine.nn.netfile import FORMAT, FORMAT_VERSION, NetworkLoadError, load_network, save_network
 from goengine.nn import on_planes
 from goengine.nn.nets import HeadsNet, PolicyNet, ValueNet, softmax_with_temperature, without_move_head

@@ -26,7 +26,7 @@ import torch
 import _checkout  # noqa: F401  (this checkout's packages first)
 from goengine import PASS, IllegalMove
 from goengine.game.sgffile import new_board
-from goengine.nn.inference import bf16_is_fast, cpu_kind
+from goengine.nn.cpu import bf16_is_fast, cpu_kind
 from training import teacher_inputs, teacher_labels, teacher_net
 from training.dataset import load_split
 

@@ -21,16 +21,18 @@ from goengine.nn import int8
 from goengine.nn.onnx_export import export_onnx
 from goengine.nn.devices import (AUTO, BACKENDS, BF16, FP32, INT8, ONNXRUNTIME, OPENVINO,
                                  PRECISIONS, TORCH, available_cores, is_cpu)
-from goengine.nn.inference import (AMX, AVX512_BF16, NO_BF16, NetworkEvaluator, cpu_kind,
-                                   int8_sums_are_exact)
+from goengine.nn.cpu import (AMX, AVX2, AVX2_VNNI, AVX512_BF16, AVX512_VNNI, OLDER, cpu_kind,
+                             int8_sums_are_exact)
+from goengine.nn.inference import NetworkEvaluator
 # The runtimes that compute each precision on the CPU, fastest first as measured
 # (docs/DECISIONS.md, 'backend' and 'int8'): auto takes the first one installed.
 RUNNERS = {FP32: (ONNXRUNTIME, TORCH, OPENVINO), BF16: (TORCH, OPENVINO),
            INT8: (OPENVINO, ONNXRUNTIME)}
-# The precisions auto tries on the CPU, by its kind (inference.cpu_kind), in order: a
+# The precisions auto tries on the CPU, by its kind (goengine.nn.cpu), in order: a
 # network without an int8 file runs the next one (docs/DECISIONS.md, 'int8').
 DEFAULT_CPU_PRECISIONS = {AMX: (INT8, BF16, FP32), AVX512_BF16: (BF16, FP32),
-                          NO_BF16: (FP32,)}
+                          AVX512_VNNI: (FP32,), AVX2_VNNI: (FP32,), AVX2: (FP32,),
+                          OLDER: (FP32,)}
 PACKAGES = {ONNXRUNTIME: ('onnxruntime', 'onnx'), OPENVINO: ('openvino', 'onnx'),
             TORCH: ('torch',)}
 

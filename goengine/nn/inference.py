@@ -10,7 +10,6 @@ on a GPU bf16 (fp16 where it has no bf16); channels_last; batch norm folded
 into the convolutions.
 """
 
-import functools
 from dataclasses import dataclass
 
 import numpy as np
@@ -18,55 +17,10 @@ import torch
 
 from goengine import WHITE
 from goengine.nn import features
+from goengine.nn.cpu import bf16_is_fast
 from goengine.nn.devices import available_cores
 from goengine.nn.nets import score_lead, value_at_komi
 from goengine.nn.surgery import fold_batch_norm
-
-
-@functools.cache
-def bf16_is_fast():
-    """Whether this CPU does bf16 arithmetic natively (AVX-512 BF16 or AMX): only there
-    does bf16 autocast pay; elsewhere oneDNN emulates it, far slower than fp32, so the
-    default precision follows the CPU (docs/DECISIONS.md, 'precision on the CPU')."""
-    try:
-        return bool(torch.cpu._is_avx512_bf16_supported() or torch.cpu._is_amx_tile_supported())
-    except AttributeError:   # an older or newer torch without these probes
-        return bool({'avx512_bf16', 'amx_bf16'} & _cpu_flags())
-
-
-@functools.cache
-def int8_sums_are_exact():
-    """Whether this CPU multiplies int8 by VNNI or AMX, summing into 32 bits. Without
-    either the runtimes sum pairs of uint8 x int8 products into 16 bits, which saturate:
-    the network's value drifts (docs/DECISIONS.md, 'int8 without VNNI')."""
-    return bool({'avx512_vnni', 'avx_vnni', 'amx_int8'} & _cpu_flags())
-
-
-def _cpu_flags():
-    """The CPU's feature flags as Linux lists them (empty where it does not)."""
-    try:
-        with open('/proc/cpuinfo') as f:
-            return set(f.read().split())
-    except OSError:
-        return set()
-
-
-# The CPU kinds whose defaults are measured apart (docs/DECISIONS.md): AMX's int8 and
-# bf16 tiles (Sapphire Rapids and later), AVX-512 BF16 without them (Zen 4 and 5,
-# Cooper Lake), and every CPU that computes bf16 only by emulation.
-AMX, AVX512_BF16, NO_BF16 = 'amx', 'avx512-bf16', 'no-bf16'
-
-
-@functools.cache
-def cpu_kind():
-    """This CPU's kind: AMX, AVX512_BF16 or NO_BF16."""
-    if not bf16_is_fast():
-        return NO_BF16
-    try:
-        amx = torch.cpu._is_amx_tile_supported()
-    except AttributeError:
-        amx = 'amx_tile' in _cpu_flags()
-    return AMX if amx else AVX512_BF16
 
 
 class DeviceError(ValueError):

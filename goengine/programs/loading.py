@@ -59,9 +59,9 @@ def add_network_flags(parser, default_network=DEFAULT_NETWORK):
 
 
 def cpu_has_native_bf16():
-    """Whether this CPU does bf16 arithmetic natively (inference.bf16_is_fast); torch is
+    """Whether this CPU does bf16 arithmetic natively (cpu.bf16_is_fast); torch is
     imported only when asked."""
-    from goengine.nn.inference import bf16_is_fast
+    from goengine.nn.cpu import bf16_is_fast
     return bf16_is_fast()
 
 

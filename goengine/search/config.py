@@ -9,7 +9,8 @@ of GPUs did not.
 
 from dataclasses import dataclass, fields, replace
 
-from goengine.nn.devices import available_cores, is_cpu
+from goengine.nn.cpu import AMX
+from goengine.nn.devices import INT8, available_cores, is_cpu
 
 SEARCH_MODES = ('apv', 'zero')
 
@@ -209,7 +210,7 @@ NETWORK_SEARCH = {'small': {'expand_threshold': 3}}
 # Settings that come with how the network runs, (CPU kind, precision) as backends.Runtime
 # names them, unless the command line sets them: the zero search where int8 gives the
 # network the evaluations it needs (docs/DECISIONS.md, 'search mode').
-RUNTIME_SEARCH = {('amx', 'int8'): {'search_mode': 'zero'}}
+RUNTIME_SEARCH = {(AMX, INT8): {'search_mode': 'zero'}}
 
 # Settings that come with the zero search unless the command line sets them: its Q is the
 # value head's alone and an unvisited child has no rollout to stand on, so PUCT takes the

@@ -32,7 +32,8 @@ import torch
 
 import _checkout  # noqa: F401  (this checkout's packages first)
 from goengine.nn import backends, int8
-from goengine.nn.inference import NetworkEvaluator, available_cores, cpu_kind
+from goengine.nn.cpu import cpu_kind
+from goengine.nn.inference import NetworkEvaluator, available_cores
 from goengine.nn.netfile import NetworkLoadError, load_network
 from goengine.nn.nets import PolicyNet
 from goengine.nn.surgery import fold_batch_norm

@@ -18,7 +18,8 @@ import torch
 
 import _checkout  # noqa: F401  (this checkout's packages first)
 from goengine.nn import netfile
-from goengine.nn.inference import NetworkEvaluator, bf16_is_fast
+from goengine.nn.cpu import bf16_is_fast
+from goengine.nn.inference import NetworkEvaluator
 from training.cpu_memory import keep_freed_memory
 from training.rl_games import play_games
 from training.rl_learner import LEARNER_CHUNK, backward_in_chunks, training_positions

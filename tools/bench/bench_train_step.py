@@ -5,7 +5,7 @@ bf16 autocast against fp32.
 The k=192 13-layer BN policy, SGD Nesterov, random planes; each layout and
 precision is timed twice in one run (timings vary run to run, so compare
 the ratio). bf16 pays only on CPUs that compute it natively (AVX-512 BF16,
-AMX: inference.bf16_is_fast), so elsewhere it is timed only with --bf16: emulated,
+AMX: cpu.bf16_is_fast), so elsewhere it is timed only with --bf16: emulated,
 a k=192 step takes about a minute, and the tool ran past ten minutes on
 two AVX2-only Zen 1 cores. Pause any training run first: it shares the cores.
 
@@ -20,7 +20,7 @@ import torch
 import torch.nn.functional as F
 
 import _checkout  # noqa: F401  (this checkout's packages first)
-from goengine.nn import inference, nets
+from goengine.nn import cpu, nets
 
 
 def positions_per_second(channels_last, steps, batch=64, compiled=False, filters=192, bf16=True):
@@ -66,7 +66,7 @@ def main(argv=None):
                         help="time bf16 autocast even where the CPU only emulates it")
     args = parser.parse_args(argv)
     torch.set_num_threads(args.threads)
-    native = inference.bf16_is_fast()
+    native = cpu.bf16_is_fast()
     print(f"bf16 native on this CPU: {native}"
           f"{'' if native or args.bf16 else ' (bf16 not timed; --bf16 times it anyway)'}")
     precisions = (True, False) if native or args.bf16 else (False,)

@@ -21,7 +21,7 @@ import torch
 import _checkout  # noqa: F401  (this checkout's packages first)
 from goengine import BLACK, PASS, IllegalMove
 from goengine.game.sgffile import SgfError, new_board, read_games
-from goengine.nn.inference import bf16_is_fast
+from goengine.nn.cpu import bf16_is_fast
 from training import labels as final_labels
 from training import teacher_inputs, teacher_net
 from training.dataset import HELD_OUT_FILE

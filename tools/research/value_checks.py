@@ -28,7 +28,7 @@ import torch
 import torch.nn.functional as F
 
 import _checkout  # noqa: F401  (this checkout's packages first)
-from goengine.nn import inference, nets
+from goengine.nn import cpu, nets
 from training.dataset import load_split
 from training.sampler import ValueExamples, sample_examples
 from training.trainer import as_input
@@ -130,7 +130,7 @@ def main(argv=None):
     lr = args.lr or (0.002 if fit else 0.001)
     torch.set_num_threads(args.threads)
     torch.manual_seed(args.seed)
-    bf16 = inference.bf16_is_fast()
+    bf16 = cpu.bf16_is_fast()
     rng = np.random.default_rng(args.seed)
 
     start = time.monotonic()

@@ -35,7 +35,7 @@ import torch.nn.functional as F
 
 import _checkout  # noqa: F401  (this checkout's packages first)
 from goengine import BLACK
-from goengine.nn import features, inference, netfile
+from goengine.nn import cpu, features, netfile
 from goengine.rollout import rollout_weights
 from training.dataset import load_split
 from goengine.game.sgffile import SgfError, iter_positions
@@ -107,7 +107,7 @@ def trunk_features(trunk, planes, batch=64):
     """bf16 outputs of the frozen trunk for uint8 policy planes (computed in bf16 where it is fast)."""
     out = []
     with torch.inference_mode(), torch.autocast("cpu", dtype=torch.bfloat16,
-                                                enabled=inference.bf16_is_fast()):
+                                                enabled=cpu.bf16_is_fast()):
         for s in range(0, len(planes), batch):
             x = torch.from_numpy(planes[s:s + batch, :features.NUM_POLICY_PLANES].astype(np.float32))
             out.append(trunk(x.to(memory_format=torch.channels_last)).to(torch.bfloat16).contiguous())

@@ -15,7 +15,7 @@ def _interrupted_while_loading(signum, frame):
 
 
 signal.signal(signal.SIGINT, _interrupted_while_loading)
-from goengine.programs.gtp_main import build_parser, main, search_config  # noqa: E402,F401
+from goengine.programs.gtp_main import build_parser, main  # noqa: E402,F401
 signal.signal(signal.SIGINT, signal.default_int_handler)  # from here main() says it in one line
 
 if __name__ == '__main__':

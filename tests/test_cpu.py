@@ -48,21 +48,41 @@ def test_a_pretended_kind_is_named_and_caps_onednn():
     assert isa and isa[0].endswith('isa:Intel AVX2'), isa
 
 
+def engine_on(monkeypatch, kind, *flags):
+    """The EngineSpec gtp_main's flags resolve to on a CPU of `kind`, every runtime
+    installed."""
+    from goengine.nn import backends
+    from goengine.programs import engine_spec, gtp_main, loading
+    monkeypatch.setattr(backends, 'installed', lambda backend: True)
+    monkeypatch.setattr(backends, 'cpu_kind', lambda: kind)
+    monkeypatch.setattr(loading, 'cpu_has_native_bf16', lambda: kind in cpu.NATIVE_BF16)
+    args = gtp_main.build_parser().parse_args(['--device', 'cpu', *flags])
+    return engine_spec.spec_from_args(args, lambda line: None)
+
+
 @pytest.mark.parametrize('kind', cpu.KINDS)
 def test_auto_picks_each_kinds_runtime_network_and_search(monkeypatch, kind):
     pytest.importorskip('torch')
     from goengine.nn import backends
-    from goengine.programs import loading
-    from goengine.search.config import RUNTIME_SEARCH, search_config
-    monkeypatch.setattr(backends, 'installed', lambda backend: True)
-    monkeypatch.setattr(backends, 'cpu_kind', lambda: kind)
-    monkeypatch.setattr(loading, 'cpu_has_native_bf16', lambda: kind in cpu.NATIVE_BF16)
-    runtime = backends.pick_runtime('auto', 'auto', 'cpu')
+    from goengine.search.config import RUNTIME_SEARCH
+    spec = engine_on(monkeypatch, kind)
     precisions = backends.DEFAULT_CPU_PRECISIONS[kind]
-    assert runtime.precision == precisions[0] and runtime.cpu == kind
-    network = loading.network_name(None, 'auto', 'cpu')
-    assert network == ('large' if kind in cpu.NATIVE_BF16 else 'small')
+    assert spec.runtime.precision == precisions[0] and spec.runtime.cpu == kind
+    assert spec.network == ('large' if kind in cpu.NATIVE_BF16 else 'small')
     mode = RUNTIME_SEARCH.get((kind, precisions[0]), {}).get('search_mode', 'apv')
-    assert search_config(network, (), runtime.kind).search_mode == mode
+    assert spec.config.search_mode == mode
+    line = spec.describe()
+    assert f'CPU kind {kind}' in line and str(spec.runtime) in line and f'the {mode} search' in line
     # int8 needs VNNI or AMX to sum exactly: auto never takes it elsewhere
     assert 'int8' not in precisions or kind in cpu.EXACT_INT8
+
+
+def test_the_verbose_engine_line_names_the_pretended_kind():
+    """The engine run as a lesser kind (cpu.pretend_env) says so and what it chose."""
+    pytest.importorskip('torch')
+    done = subprocess.run([sys.executable, str(REPO / 'gtp_main.py'), '--verbose',
+                           '--playouts', '1'], input='name\nquit\n', capture_output=True,
+                          text=True, env=cpu.pretend_env(cpu.AVX2), cwd=REPO, timeout=180)
+    assert done.returncode == 0, done.stderr
+    line = next(l for l in done.stderr.splitlines() if l.startswith('goengine: engine '))
+    assert '(small) on cpu (CPU kind avx2)' in line and 'fp32' in line, line

@@ -15,6 +15,7 @@ from goengine.players.mcts_player import MCTSPlayer
 from goengine.rollout.scoring import less_sure
 from goengine.search.config import SearchConfig
 from goengine.search.limits import SearchLimits
+from goengine.search.limits import Barred
 
 REPO = Path(__file__).resolve().parent.parent
 
@@ -77,21 +78,19 @@ class Judged(MCTSPlayer):
         super().__init__(config=SearchConfig(mixing=1.0, **config), resign_threshold=0)
         self.own = own
         self.scorer.ownership = lambda board, seed=0, playouts=None: own
-
-    def network_ownership(self, game, color):
-        return self.own
+        self.answers.network_ownership = lambda game, color: own
 
 
 def test_refused_moves_are_kept_where_nothing_but_a_pass_would_be_left():
     black, white = SURROUNDED
     game = board_of(black, white)
     search = Judged(None).search
-    search.set_position(game, BLACK, refuse_pass=True, refused=gtp('e4', 'a1'))
+    search.set_position(game, BLACK, barred=Barred(True, frozenset(gtp('e4', 'a1'))))
     children = search.tree.children()
     forbidden = {int(m) for m, f in zip(children['move'], children['forbidden']) if f}
     assert forbidden == set(gtp('e4', 'a1')) | {PASS}
     everything = [int(m) for m in children['move'] if m != PASS]
-    search.set_position(game, BLACK, refuse_pass=True, refused=everything)
+    search.set_position(game, BLACK, barred=Barred(True, frozenset(everything)))
     children = search.tree.children()
     assert {int(m) for m, f in zip(children['move'], children['forbidden']) if f} == {PASS}
 
@@ -100,32 +99,26 @@ def test_the_search_refuses_the_fillers_at_its_root():
     black, white = SURROUNDED
     game = board_of(black, white)
     player = Judged(ownership(white=('e5', 'e6') + white, value=-1.0))
-    head = player.network_ownership(game, BLACK)
-    assert player.dead_group_fillers(game, BLACK, head) == gtp('e4')
+    assert player.dead_group_fillers(game, BLACK) == gtp('e4')
     player.think(game, BLACK, SearchLimits(playouts=300))
     children = player.search.tree.children()
     refused = children['forbidden'][children['move'] == gtp('e4')[0]]
     assert list(refused) == [True] and children['forbidden'].sum() >= 1
     assert player.search.result().ranked[0] != gtp('e4')[0]
     off = Judged(player.own, dead_group_doubt=2.0)
-    assert off.dead_group_fillers(game, BLACK, player.own) == []
+    assert off.dead_group_fillers(game, BLACK) == []
 
 
 def test_a_player_without_a_search_never_ranks_a_filler():
     from goengine.players.policy_player import SimplePlayer
-
-    class Simple(SimplePlayer):
-        def network_ownership(self, game, color):
-            return own
-
+    from goengine.rollout.scoring import Scorer
     black, white = SURROUNDED
     game = board_of(black, white)
     own = ownership(white=black + white, value=-1.0)
-    from goengine.rollout.scoring import Scorer
-    player = Simple(scorer=Scorer())
+    player = SimplePlayer(scorer=Scorer())
     player.scorer.ownership = lambda board, seed=0, playouts=None: own
-    head = player.network_ownership(game, BLACK)
-    assert player.dead_group_fillers(game, BLACK, head) == gtp('e4')
+    player.answers.network_ownership = lambda game, color: own
+    assert player.dead_group_fillers(game, BLACK) == gtp('e4')
     played = set()
     for seed in range(400):     # one random sensible move of about 70 each time
         player.rng.seed(seed)

@@ -16,6 +16,7 @@ from goengine.game import coords
 from goengine.game.sgffile import read_games
 from goengine.game.state import from_record
 from goengine.nn import on_planes
+from goengine.players.decision import genmove
 
 GAMES = Path(__file__).parent / 'games'
 REPO = Path(__file__).resolve().parent.parent
@@ -96,10 +97,10 @@ def test_rollouts_never_run_out_the_dead_ladder():
 @pytest.fixture(scope='module')
 def large_player():
     pytest.importorskip('torch')
-    from goengine.programs import loading
+    from goengine.programs.engine_spec import PlayerKind, load_player
     from goengine.search import config as searchconfig
-    player = loading.load_player('search', str(REPO / 'weights' / 'sl.pt'),
-                                 config=searchconfig.search_config('large'), log=lambda m: None)
+    player = load_player(PlayerKind.SEARCH, str(REPO / 'weights' / 'sl.pt'),
+                         config=searchconfig.search_config("large"), log=lambda m: None)
     yield player
     player.close()
 
@@ -123,7 +124,7 @@ def test_the_value_after_the_extension_is_read_with_the_ladder_played(large_play
 def test_the_search_does_not_extend_the_dead_ladder(large_player):
     from goengine.search.limits import SearchLimits
     game = move_40()
-    move = large_player.genmove(game, BLACK, SearchLimits(1.0))
+    move = genmove(large_player, game, BLACK, SearchLimits(1.0))
     assert move != v('N10')
     children = large_player.search.tree.children()
     prior = dict(zip(children['move'].tolist(), children['prior'].tolist()))
@@ -135,16 +136,16 @@ def test_the_policy_alone_does_not_extend_the_dead_ladder():
     """--policy-only: the raw policy's favourite is N10; with the search's cap it is not."""
     pytest.importorskip('torch')
     from goengine.nn import features
-    from goengine.programs import loading
+    from goengine.programs.engine_spec import PlayerKind, load_player
     from goengine.search.limits import SearchLimits
-    player = loading.load_player('policy', str(REPO / 'weights' / 'sl.pt'), log=lambda m: None)
+    player = load_player(PlayerKind.POLICY, str(REPO / 'weights' / 'sl.pt'), log=lambda m: None)
     game = move_40()
     raw = on_planes.policy(player.policy_eval, features.input_planes(game.board, player.policy_eval.planes))
     assert int(raw.argmax()) == v('N10')
-    probs = player.policy(game, BLACK)
+    probs = player.answers.policy(game, BLACK)
     assert probs[v('N10')] <= player.answers.lost_ladder_prior + 1e-6
     assert abs(float(probs.sum()) - float(raw.sum())) < 1e-3
-    assert player.genmove(game, BLACK, SearchLimits(1.0)) != v('N10')
+    assert genmove(player, game, BLACK, SearchLimits(1.0)) != v('N10')
 
 
 # -- the generated suite (tools/ladder_suite.py, GNU Go 3.8 as the oracle) --------------
@@ -189,15 +190,16 @@ def test_the_policy_with_the_cut_never_extends_a_dead_ladder():
     from goengine.game.state import GameState
     from goengine.nn import features
     from goengine.programs import loading
-    player = loading.load_player('policy', str(REPO / loading.POLICY_ONLY_WEIGHTS),
-                                 log=lambda m: None)
+    from goengine.programs.engine_spec import PlayerKind, load_player
+    player = load_player(PlayerKind.POLICY, str(REPO / loading.POLICY_ONLY_WEIGHTS),
+                         log=lambda m: None)
     raw_extends = cut_extends = 0
     for board, colour, liberty, kind, _ in suite_positions():
         if kind != 'dead' or not board.extends_dead_ladder(liberty, colour):
             continue
         game = GameState(19, board.komi)
         game.board = board
-        probs = player.policy(game, colour)
+        probs = player.answers.policy(game, colour)
         raw = on_planes.policy(player.policy_eval, features.input_planes(board, player.policy_eval.planes))
         raw_extends += int(raw.argmax()) == liberty
         cut_extends += int(probs.argmax()) == liberty
@@ -282,13 +284,14 @@ def test_the_policy_with_the_cut_never_chases_a_failing_ladder():
     pytest.importorskip('torch')
     from goengine.game.state import GameState
     from goengine.programs import loading
-    player = loading.load_player('policy', str(REPO / loading.POLICY_ONLY_WEIGHTS),
-                                 log=lambda m: None)
+    from goengine.programs.engine_spec import PlayerKind, load_player
+    player = load_player(PlayerKind.POLICY, str(REPO / loading.POLICY_ONLY_WEIGHTS),
+                         log=lambda m: None)
     for board, colour, chase, *_ in chase_positions():
         if not board.chases_failing_ladder(chase, colour):
             continue
         game = GameState(19, board.komi)
         game.board = board
-        probs = player.policy(game, colour)
+        probs = player.answers.policy(game, colour)
         assert probs[chase] <= player.answers.lost_ladder_prior + 1e-6
         assert int(probs.argmax()) != chase

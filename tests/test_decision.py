@@ -29,22 +29,21 @@ def test_no_sensible_move_is_a_pass_unless_the_count_loses_beyond_doubt():
                                                 'j6 a5 j5 a6 j4 a7 j3 a8 j2'.split())])
     none = np.zeros(81, dtype=bool)
     resigning = Decision(ResignRule(0.10))
-    assert resigning.answer_to_pass(late, BLACK, none, False, lambda: WHITE) == RESIGN
-    assert resigning.answer_to_pass(late, BLACK, none, False, lambda: None) == PASS
-    assert resigning.answer_to_pass(late, BLACK, none, False, lambda: BLACK) == PASS
-    assert resigning.answer_to_pass(late, BLACK, none, True, lambda: WHITE) == PASS
+    assert resigning.answer_to_pass(late, BLACK, none, False, WHITE) == RESIGN
+    assert resigning.answer_to_pass(late, BLACK, none, False, None) == PASS
+    assert resigning.answer_to_pass(late, BLACK, none, False, BLACK) == PASS
+    assert resigning.answer_to_pass(late, BLACK, none, True, WHITE) == PASS
     assert resigning.answer_to_pass(GameState(9, 7.5), BLACK, none, False,
-                                    lambda: WHITE) == PASS          # the opening
-    assert Decision().answer_to_pass(late, BLACK, none, False, lambda: WHITE) == PASS
+                                    WHITE) == PASS          # the opening
+    assert Decision().answer_to_pass(late, BLACK, none, False, WHITE) == PASS
 
 
 def test_the_count_is_asked_only_after_the_opponent_passed():
     game = game_after([(BLACK, v('e5'))])
-    asked = []
     some = np.ones(81, dtype=bool)
-    assert Decision(ResignRule(0.10)).answer_to_pass(game, WHITE, some, False,
-                                                     lambda: asked.append(1)) is None
-    assert asked == []
+    assert not Decision.needs_count(game, WHITE, False)
+    assert Decision(ResignRule(0.10)).answer_to_pass(game, WHITE, some, False, None) is None
+    assert Decision.needs_count(game_after([(BLACK, v('e5')), (BLACK, PASS)]), WHITE, False)
 
 
 def test_the_count_answers_a_pass_outside_cleanup_only():
@@ -54,13 +53,12 @@ def test_the_count_answers_a_pass_outside_cleanup_only():
     game = game_after(moves)
     some = np.ones(81, dtype=bool)
     resigning, never = Decision(ResignRule(0.10)), Decision(ResignRule(0.0))
-    assert resigning.answer_to_pass(game, BLACK, some, False, lambda: BLACK) == PASS
-    assert resigning.answer_to_pass(game, BLACK, some, False, lambda: WHITE) == RESIGN
-    assert never.answer_to_pass(game, BLACK, some, False, lambda: WHITE) is None
-    assert resigning.answer_to_pass(game, BLACK, some, False, lambda: None) is None
-    asked = []
-    assert resigning.answer_to_pass(game, BLACK, some, True, lambda: asked.append(1)) is None
-    assert asked == []      # cleanup never counts
+    assert resigning.answer_to_pass(game, BLACK, some, False, BLACK) == PASS
+    assert resigning.answer_to_pass(game, BLACK, some, False, WHITE) == RESIGN
+    assert never.answer_to_pass(game, BLACK, some, False, WHITE) is None
+    assert resigning.answer_to_pass(game, BLACK, some, False, None) is None
+    assert not Decision.needs_count(game, BLACK, True)      # cleanup never counts
+    assert resigning.answer_to_pass(game, BLACK, some, True, WHITE) is None
 
 
 def test_the_ranking_gives_the_first_legal_move():
@@ -88,7 +86,7 @@ def test_self_atari_is_read_from_the_board():
 
 
 def test_the_root_refuses_a_pass_early_in_cleanup_and_never_after_the_opponents_pass():
-    refuses = Decision.refuses_pass
+    refuses = Decision.pass_barred
     early = GameState(9, 7.5)
     assert refuses(early, BLACK, False, 0.5) and refuses(early, BLACK, True, 0.5)
     passed = game_after([(BLACK, v('e5')), (WHITE, PASS)])

@@ -18,6 +18,9 @@ from sgfmill import sgf
 
 from goengine import BLACK, PASS, WHITE
 from goengine.game import coords
+from goengine.programs import engine_spec
+from goengine.programs.engine_spec import PlayerKind, load_player
+from goengine.search.limits import Barred
 from goengine.rollout import scoring
 from goengine.game.state import GameState
 from goengine.gtp.engine import GtpEngine
@@ -449,7 +452,7 @@ def test_search_player_scores_with_its_rollout_policy():
     from goengine.programs import loading
     from goengine.rollout import rollout_weights
     from goengine.rollout._rollout import RolloutPolicy
-    player = loading.load_player('search', None, rollout=loading.load_rollout(
+    player = load_player(PlayerKind.SEARCH, None, rollout=loading.load_rollout(
         rollout_weights.DEFAULT_PATH), log=lambda m: None)
     try:
         assert isinstance(player.scorer.rollout, RolloutPolicy)
@@ -681,6 +684,7 @@ def test_ctrl_c_never_prints_a_traceback():
 CTRL_C_CHILD = """
 import signal, sys, time
 from goengine.programs.interrupt import ctrl_c_exits_at_once
+from goengine.search.limits import Barred
 with ctrl_c_exits_at_once('child: interrupted'):
     try:
         print('loading', flush=True)
@@ -796,7 +800,7 @@ def test_avoid_reaches_the_plies_below_the_root_in_the_search():
     search = Search(config=SearchConfig(mixing=1.0, expand_threshold=1, sim_threads=1))
     game = GameState(9, 7.5)
     c3, e5 = coords.from_gtp('C3', 9), coords.from_gtp('E5', 9)
-    search.set_position(game, BLACK, refuse_pass=True, barred={(WHITE, c3): 2, (BLACK, e5): 1})
+    search.set_position(game, BLACK, barred=Barred(True, plies={(WHITE, c3): 2, (BLACK, e5): 1}))
     search.run(SearchLimits(30.0, playouts=3000))
     root = search.tree.children()
     visits = dict(zip(root['move'].tolist(), root['n_r'].tolist()))
@@ -809,7 +813,7 @@ def test_avoid_reaches_the_plies_below_the_root_in_the_search():
             assert dict(zip(below['move'].tolist(), below['n_r'].tolist())).get(c3, 0) == 0
     assert replies > 100
     assert e5 not in [info.move for info in search.result().candidates]
-    search.set_position(game, BLACK, refuse_pass=True)      # genmove's: nothing barred
+    search.set_position(game, BLACK, barred=Barred(True))      # genmove's: no plies barred
     assert search.tree.barred_at_root(BLACK) == []
 
 
@@ -968,7 +972,7 @@ def tiny_policy():
 def test_policy_player_plays_most_probable_sensible_move(tiny_policy):
     player = PolicyPlayer(tiny_policy, log=lambda m: None)
     e = make_engine(9, player)
-    probs = player.policy(e.game, BLACK)
+    probs = player.answers.policy(e.game, BLACK)
     assert probs.shape == (81,) and abs(float(probs.sum()) - 1) < 1e-4
     vertex = ok(e, 'genmove b')
     assert coords.from_gtp(vertex, 9) == int(np.argmax(probs))
@@ -984,7 +988,7 @@ def test_policy_player_with_a_temperature_samples_sensible_moves(tiny_policy):
     e = make_engine(9, greedy)
     ok(e, 'play b E5')
     ok(e, 'play w D5')
-    probs = greedy.policy(e.game, BLACK)
+    probs = greedy.answers.policy(e.game, BLACK)
     mask = probs > 0
     assert not mask[coords.from_gtp('e5', 9)] and not mask[coords.from_gtp('d5', 9)]
     # A tiny temperature is greedy; T = 1 follows the network's probabilities.
@@ -1351,7 +1355,7 @@ def test_the_small_network_brings_its_expand_threshold(monkeypatch):
     monkeypatch.setattr(loading, 'cpu_has_native_bf16', lambda: False)
 
     def floor(*argv):
-        return gtp_main.search_config(gtp_main.build_parser().parse_args(
+        return engine_spec.search_config(gtp_main.build_parser().parse_args(
             ['--device', 'cpu', *argv])).expand_threshold
 
     assert floor('--network', 'small') == 3 == floor('--network', 'auto') == floor()
@@ -1374,7 +1378,7 @@ def test_main_network_flag_loads_the_shipped_network():
                       'boardsize 19\nclear_board\ngenmove b\n', timeout=120)
     assert result.returncode == 0, result.stderr
     assert 'heads-k96.pt: one network, heads policy, value, ownership, score' in result.stderr
-    assert 'goengine: search settings expand_threshold=3\n' in result.stderr
+    assert 'the apv search, settings expand_threshold=3\n' in result.stderr
     assert re.fullmatch(r'= [A-HJ-T]\d+', responses(result.stdout)[2])
     result = run_main(['--network', 'huge'], 'name\n')
     assert result.returncode == 2 and result.stdout == '' and '--network' in result.stderr
@@ -1392,10 +1396,10 @@ def test_weights_sl_pt_is_the_full_engine():
     large = run_main(['--network', 'large', *fixed], script, timeout=180)
     assert card.returncode == 0 == large.returncode, card.stderr
     assert 'sl.pt: one network, heads policy, value, ownership, score' in card.stderr
-    assert 'weights weights/sl.pt, value weights/sl.pt (its value head)' in card.stderr
+    assert 'goengine: engine weights/sl.pt on cpu' in card.stderr
     assert card.stdout == large.stdout
     policy_only = run_main(['--weights', 'weights/sl-policy.pt', '--verbose'], 'name\n')
-    assert 'weights weights/sl-policy.pt, value None' in policy_only.stderr
+    assert 'no value network' in policy_only.stderr
 
 
 def test_main_search_constants_come_from_the_command_line(tmp_path):
@@ -1404,8 +1408,8 @@ def test_main_search_constants_come_from_the_command_line(tmp_path):
     from goengine.search.config import SearchConfig
     parser = gtp_main.build_parser()
     # the large network brings no settings of its own (the small one's: elsewhere)
-    assert gtp_main.search_config(parser.parse_args(['--network', 'large'])) == SearchConfig()
-    config = gtp_main.search_config(parser.parse_args(['--c-puct', '2.5', '--expand-threshold',
+    assert engine_spec.search_config(parser.parse_args(['--network', 'large'])) == SearchConfig()
+    config = engine_spec.search_config(parser.parse_args(['--c-puct', '2.5', '--expand-threshold',
                                                        '10', '--lambda', '1']))
     assert (config.c_puct, config.expand_threshold, config.mixing) == (2.5, 10, 1.0)
     assert config.virtual_loss == SearchConfig().virtual_loss
@@ -1440,7 +1444,7 @@ def test_the_flags_defaults_are_the_configs_and_threads_take_one_road():
         assert shown in text, shown
 
     def threads(*argv):
-        return gtp_main.search_config(parser.parse_args(['--weights', 'none', *argv]))
+        return engine_spec.search_config(parser.parse_args(['--weights', 'none', *argv]))
 
     assert threads().net_threads == 0 and threads().network_threads() == 1
     assert threads('--search-mode', 'zero').network_threads() == available_cores()
@@ -1455,13 +1459,13 @@ def test_main_search_settings_set_any_constant_and_bad_ones_stop_the_engine():
     import gtp_main
     from goengine.search.config import SearchConfig
     parser = gtp_main.build_parser()
-    config = gtp_main.search_config(parser.parse_args(
+    config = engine_spec.search_config(parser.parse_args(
         ['--network', 'large', '--search', 'fpu_from_parent=true',
          '--search', 'fpu_reduction=0.25', '--search', 'dynamic_komi_moves=150',
          '--search', 'c_puct=1', '--c-puct', '3']))
     assert (config.fpu_from_parent, config.fpu_reduction, config.dynamic_komi_moves,
             config.c_puct) == (True, 0.25, 150, 3.0)
-    assert gtp_main.search_config(parser.parse_args(
+    assert engine_spec.search_config(parser.parse_args(
         ['--search', 'fpu_from_parent=no'])).fpu_from_parent is False
     # what a --verbose log line shows of the changes reads back as the same config
     assert sorted(config.settings_changed()) == [

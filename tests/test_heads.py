@@ -10,6 +10,7 @@ import torch
 
 from goengine import BLACK, PASS, WHITE, Board
 from goengine.nn import features, netfile, nets, on_planes, surgery
+from goengine.players.decision import genmove
 from tests.test_labels import walls_game
 from tests.programs import tool
 from tests.test_training_tools import random_game
@@ -287,11 +288,11 @@ def heads_file(tmp_path_factory):
 
 def test_the_search_takes_its_values_from_the_expansions_own_network_calls(heads_file):
     from goengine.game.state import GameState
-    from goengine.programs.loading import load_player
+    from goengine.programs.engine_spec import PlayerKind, load_player
     from goengine.search.config import SearchConfig
     from goengine.search.limits import SearchLimits
     logged = []
-    player = load_player("search", heads_file, config=SearchConfig(expand_threshold=2),
+    player = load_player(PlayerKind.SEARCH, heads_file, config=SearchConfig(expand_threshold=2),
                          log=logged.append)
     try:
         assert any("heads policy, value, ownership, score" in line for line in logged)
@@ -299,7 +300,7 @@ def test_the_search_takes_its_values_from_the_expansions_own_network_calls(heads
         assert networks.shared and player.search.tree.values_with_priors
         game = GameState(9, 7.5)
         player.verbose = True
-        move = player.genmove(game, BLACK, SearchLimits(playouts=400))
+        move = genmove(player, game, BLACK, SearchLimits(playouts=400))
         assert game.board.is_legal(move, BLACK)
         line = next(line for line in logged if "simulations in" in line)
         evaluations = int(line.split(" network evaluations")[0].rsplit(" ", 1)[1])
@@ -315,12 +316,12 @@ def test_the_search_takes_its_values_from_the_expansions_own_network_calls(heads
 
 def test_the_policy_player_reads_a_heads_file(heads_file):
     from goengine.game.state import GameState
-    from goengine.programs.loading import load_player
+    from goengine.programs.engine_spec import PlayerKind, load_player
     from goengine.search.limits import SearchLimits
-    player = load_player("policy", heads_file, log=lambda m: None)
+    player = load_player(PlayerKind.POLICY, heads_file, log=lambda m: None)
     game = GameState(9, 7.5)
-    assert game.board.is_legal(player.genmove(game, BLACK, SearchLimits(0)), BLACK)
-    assert 0.0 <= player.value(game, BLACK) <= 1.0
+    assert game.board.is_legal(genmove(player, game, BLACK, SearchLimits(0)), BLACK)
+    assert 0.0 <= player.win_rate(game, BLACK) <= 1.0
 
 
 def test_kata_analyze_ownership_comes_from_the_ownership_head(heads_file):
@@ -328,8 +329,8 @@ def test_kata_analyze_ownership_comes_from_the_ownership_head(heads_file):
     too, so for White the head's map goes through Black's view and back unchanged."""
     from goengine.game.state import GameState
     from goengine.nn import features
-    from goengine.programs.loading import load_player
-    player = load_player("policy", heads_file, log=lambda m: None)
+    from goengine.programs.engine_spec import PlayerKind, load_player
+    player = load_player(PlayerKind.POLICY, heads_file, log=lambda m: None)
     game = GameState(9, 7.5)
     game.play(BLACK, 40)
     board = game.board_for(WHITE)
@@ -381,11 +382,11 @@ def test_kata_analyze_score_lead_comes_from_the_score_head(heads_file):
     import re
     import threading
     from goengine.game import coords
-    from goengine.programs.loading import load_player
+    from goengine.programs.engine_spec import PlayerKind, load_player
     from goengine.search.config import SearchConfig
     from tests.test_gtp import make_engine
     model = netfile.load_network(heads_file, head="score").eval()
-    player = load_player("search", heads_file, config=SearchConfig(sim_threads=1),
+    player = load_player(PlayerKind.SEARCH, heads_file, config=SearchConfig(sim_threads=1),
                          log=lambda m: None)
     engine = make_engine(player=player)
     try:
@@ -409,15 +410,15 @@ def test_kata_analyze_score_lead_comes_from_the_score_head(heads_file):
 def test_review_scores_come_from_the_score_head(heads_file):
     from goengine.game.state import GameState
     from goengine.programs import review
-    from goengine.programs.loading import load_player
+    from goengine.programs.engine_spec import PlayerKind, load_player
     model = netfile.load_network(heads_file, head="score").eval()
-    player = load_player("policy", heads_file, log=lambda m: None)
+    player = load_player(PlayerKind.POLICY, heads_file, log=lambda m: None)
     game = GameState(9, 7.5)
     game.play(BLACK, 40)
     score, source = review.position_score(player, game, WHITE, None)
     assert source == "the network"
     assert score == pytest.approx(head_lead(model, game.board_for(WHITE), 7.5, True), abs=1e-3)
-    assert player.score_lead(game, BLACK) is not None      # either colour may be asked
+    assert player.answers.score_lead(game, BLACK) is not None      # either colour may be asked
 
 
 def test_distillation_learns_from_a_teacher_and_reports_the_human_move(labelled_data, tmp_path):
@@ -481,7 +482,8 @@ def test_a_pass_is_answered_only_where_the_ownership_head_doubts_no_point(tmp_pa
     sure of the two judges point by point, seki apart."""
     from goengine.game.sgffile import Game
     from goengine.game.state import from_record
-    from goengine.programs.loading import load_player, load_rollout
+    from goengine.programs.engine_spec import PlayerKind, load_player
+    from goengine.programs.loading import load_rollout
     from goengine.rollout.scoring import Scorer
     size = 9
     record = Game(size=size, komi=6.5, setup_black=[r * size + 3 for r in range(size)],
@@ -507,11 +509,11 @@ def test_a_pass_is_answered_only_where_the_ownership_head_doubts_no_point(tmp_pa
     for name, net, passes in (("doubting", doubting, False), ("sure", sure, True)):
         path = tmp_path / f"{name}.pt"
         netfile.save_network(str(path), net)
-        player = load_player("search", str(path), log=lambda m: None)
+        player = load_player(PlayerKind.SEARCH, str(path), log=lambda m: None)
         try:
-            head = player.network_ownership(game, WHITE)
+            head = player.answers.network_ownership(game, WHITE)
             assert head.shape == (size, size)
-            assert (player.winner_after_pass(game, WHITE) == WHITE) == passes, name
+            assert (player.count_winner(game, WHITE) == WHITE) == passes, name
         finally:
             player.close()
 
@@ -554,12 +556,12 @@ def test_the_reported_lead_is_the_count_once_the_ownership_head_settles_the_boar
     every point the score head's own margin is the lead, as before."""
     from goengine.game.state import from_record
     from goengine.programs import review
-    from goengine.programs.loading import load_player
+    from goengine.programs.engine_spec import PlayerKind, load_player
     torch.manual_seed(0)
     path = tmp_path / "heads.pt"
     netfile.save_network(str(path), nets.HeadsNet(filters=8, layers=2, board_size=9))
     model = netfile.load_network(str(path), head="score").eval()
-    player = load_player("policy", str(path), log=lambda m: None)
+    player = load_player(PlayerKind.POLICY, str(path), log=lambda m: None)
     game = from_record(walls_game("B+11.5", BLACK))
     black_map = walls_ownership().reshape(-1).astype(np.float32)
 
@@ -571,11 +573,11 @@ def test_the_reported_lead_is_the_count_once_the_ownership_head_settles_the_boar
                                   for b in boards])
         return out
 
-    unsure = player.score_lead(game, WHITE)
+    unsure = player.answers.score_lead(game, WHITE)
     assert unsure == pytest.approx(head_lead(model, game.board_for(WHITE), 6.5, True), abs=0.01)
     monkeypatch.setattr(player.policy_eval, "evaluate", sure_head)
-    assert player.score_lead(game, BLACK) == 11.5
-    assert player.score_lead(game, WHITE) == -11.5
+    assert player.answers.score_lead(game, BLACK) == 11.5
+    assert player.answers.score_lead(game, WHITE) == -11.5
     assert review.position_score(player, game, WHITE, None) == (-11.5, "the network")
     # Black fills a point of its own area: still B+11.5, read from White's side and negated
-    assert player.child_score_leads(game, BLACK, [0]) == [11.5]
+    assert player.answers.child_score_leads(game, BLACK, [0]) == [11.5]

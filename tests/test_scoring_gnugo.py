@@ -7,6 +7,7 @@ import pytest
 from tests.programs import tool
 
 from tests.test_ladders_gnugo import GNUGO, HELD_OUT
+from goengine.players.decision import genmove
 
 scoring_vs_gnugo = tool("scoring_vs_gnugo")
 
@@ -175,7 +176,8 @@ def test_no_pass_answers_a_pass_on_a_board_gnu_go_counts_against_us():
     from goengine import PASS, WHITE
     from goengine.game.sgffile import parse_game
     from goengine.game.state import from_record
-    from goengine.programs.loading import load_player, load_rollout
+    from goengine.programs.engine_spec import PlayerKind, load_player
+    from goengine.programs.loading import load_rollout
     from goengine.search.limits import SearchLimits
     path = GAMES / "handicap-7-passed-while-lost.sgf"
     record = parse_game(path.read_text())
@@ -189,10 +191,10 @@ def test_no_pass_answers_a_pass_on_a_board_gnu_go_counts_against_us():
     finally:
         gnugo.close()
     assert len(dead) > 20 and verdict.startswith("B+")
-    player = load_player("search", rollout=load_rollout(), resign_threshold=0)
+    player = load_player(PlayerKind.SEARCH, rollout=load_rollout(), resign_threshold=0)
     try:
-        assert player.winner_after_pass(game, WHITE) != WHITE
-        assert player.genmove(game.copy(), WHITE, SearchLimits(1.0)) != PASS
+        assert player.count_winner(game, WHITE) != WHITE
+        assert genmove(player, game.copy(), WHITE, SearchLimits(1.0)) != PASS
     finally:
         player.close()
 

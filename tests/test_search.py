@@ -13,7 +13,7 @@ from goengine.search._tree import Tree, utility_of_score
 from goengine.search.config import SearchConfig
 from goengine.game.state import GameState, fixed_handicap_points
 from goengine.game.moves import RESIGN
-from goengine.players.decision import sensible_mask
+from goengine.players.decision import genmove, sensible_mask
 from goengine.players.policy_player import SimplePlayer
 from goengine.players.mcts_player import MCTSPlayer
 from goengine.search.search import Search, ThresholdControl
@@ -46,9 +46,8 @@ def best_move(search):
 def root_at(search, game, color, **options):
     """search.set_position as genmove calls it outside cleanup: the player's Decision says
     whether the root may pass (not in the first half of the game, unless after a pass)."""
-    return search.set_position(game, color, refuse_pass=Decision.refuses_pass(
-                                   game, color, False, SearchConfig.pass_ban_fraction),
-                               **options)
+    barred = Barred(Decision.pass_barred(game, color, False, SearchConfig.pass_ban_fraction))
+    return search.set_position(game, color, barred=barred, **options)
 
 
 def fresh_tree(size=5, **overrides):
@@ -442,7 +441,7 @@ def test_genmove_saves_time_when_the_move_is_clear():
     player = MCTSPlayer(config=SearchConfig(mixing=1.0, expand_threshold=5), resign_threshold=0)
     game = atari_game()
     start = time.monotonic()
-    move = player.genmove(game, BLACK, SearchLimits(4.0))
+    move = genmove(player, game, BLACK, SearchLimits(4.0))
     elapsed = time.monotonic() - start
     player.close()
     assert move == gtp('g5')[0] and elapsed < 3.5, elapsed
@@ -487,7 +486,7 @@ def test_search_returns_within_its_budget():
     game = GameState(19, 7.5)
     for budget in (0.2, 0.6):
         start = time.monotonic()
-        move = player.genmove(game, BLACK, SearchLimits(budget))
+        move = genmove(player, game, BLACK, SearchLimits(budget))
         elapsed = time.monotonic() - start
         assert elapsed < budget + 0.1, elapsed
         assert game.board.is_legal(move, BLACK)
@@ -500,12 +499,12 @@ def test_resigns_only_when_hopeless_and_past_the_opening():
         game.play(color, move)
     player = MCTSPlayer(config=SearchConfig(mixing=1.0))
     assert player.decision.resign_threshold == pytest.approx(0.1)      # Q < -0.8
-    assert player.genmove(game, BLACK, SearchLimits(0.3)) == RESIGN
+    assert genmove(player, game, BLACK, SearchLimits(0.3)) == RESIGN
     assert player.search.root().best_q() < -0.8
     quiet = MCTSPlayer(config=SearchConfig(mixing=1.0), resign_threshold=0)
-    assert quiet.genmove(game, BLACK, SearchLimits(0.2)) != RESIGN
+    assert genmove(quiet, game, BLACK, SearchLimits(0.2)) != RESIGN
     early = GameState(5, 100.5)
-    assert player.genmove(early, BLACK, SearchLimits(0.2)) != RESIGN      # never in the opening
+    assert genmove(player, early, BLACK, SearchLimits(0.2)) != RESIGN      # never in the opening
 
 
 def test_never_illegal_never_own_eye():
@@ -523,7 +522,7 @@ def test_never_illegal_never_own_eye():
     player = MCTSPlayer(config=SearchConfig(mixing=1.0, expand_threshold=2), resign_threshold=0)
     color = BLACK
     for _ in range(40):
-        move = player.genmove(game, color, SearchLimits(0.03))
+        move = genmove(player, game, color, SearchLimits(0.03))
         if move == PASS:
             if game.last_move and game.last_move[1] == PASS:
                 break
@@ -540,6 +539,7 @@ def test_never_illegal_never_own_eye():
 import torch  # noqa: E402  (slow to import: only the tests below need it)
 
 from goengine.nn import on_planes  # noqa: E402
+from goengine.search.limits import Barred
 
 
 def material_value_net(size=9, alpha=0.1):
@@ -588,14 +588,14 @@ def test_tiny_random_networks_drive_the_search():
     player = MCTSPlayer(policy, value, config=SearchConfig(expand_threshold=3))
     try:
         game = atari_game()
-        move = player.genmove(game, BLACK, SearchLimits(1.0))
+        move = genmove(player, game, BLACK, SearchLimits(1.0))
         stats = player.search.stats()
         assert player.search.tree.root_priors_final        # the SL priors replaced the placeholders
         assert stats['policy_evals'] > 0 and stats['value_evals'] > 0
         assert stats['value_backups'] > 0
         assert game.board.is_legal(move, BLACK) and not game.board.is_eye(move, BLACK)
-        assert player.policy(game, BLACK).shape == (81,)
-        assert 0 <= player.value(game, BLACK) <= 1
+        assert player.answers.policy(game, BLACK).shape == (81,)
+        assert 0 <= player.win_rate(game, BLACK) <= 1
     finally:
         player.close()
 
@@ -618,7 +618,7 @@ def test_a_failing_network_does_not_stall_the_search():
     player.answers = NetworkAnswers()      # no direct network answers from the broken net
     try:
         game = GameState(9, 7.5)
-        move = player.genmove(game, BLACK, SearchLimits(30.0, playouts=1000))   # a stalled
+        move = genmove(player, game, BLACK, SearchLimits(30.0, playouts=1000))   # a stalled
         # search would run into the 30 s
         assert game.board.is_legal(move, BLACK)
         assert player.search.last_sims >= 100              # it did not stall
@@ -818,7 +818,8 @@ def test_a_pass_on_a_board_counted_lost_beyond_doubt_is_answered_by_resigning():
     passes (the small network's lost games ran 100 moves past White's first pass). Black
     resigns, without searching; it plays on where it never resigns (threshold 0), in
     cleanup, and when the last move was no pass."""
-    from goengine.programs.loading import load_player, load_rollout
+    from goengine.programs.engine_spec import PlayerKind, load_player
+    from goengine.programs.loading import load_rollout
     game = GameState(9, 20.5)
     for row in range(1, 10):
         game.play(BLACK, coords.from_gtp(f'e{row}', 9))
@@ -829,29 +830,31 @@ def test_a_pass_on_a_board_counted_lost_beyond_doubt_is_answered_by_resigning():
     assert game.move_number == 20 > 81 / 6
     rollout = load_rollout()
     limits = SearchLimits(1.0, playouts=50)
-    resigning = load_player('search', rollout=rollout, config=SearchConfig(mixing=1.0))
-    never = load_player('search', rollout=rollout, config=SearchConfig(mixing=1.0),
+    resigning = load_player(PlayerKind.SEARCH, rollout=rollout, config=SearchConfig(mixing=1.0))
+    never = load_player(PlayerKind.SEARCH, rollout=rollout, config=SearchConfig(mixing=1.0),
                         resign_threshold=0)
     try:
-        assert resigning.winner_after_pass(game, BLACK) == WHITE
+        assert Decision.needs_count(game, BLACK, False)   # the opponent passed
+        assert resigning.count_winner(game, BLACK) == WHITE
         count = resigning.decision.answer_by_count
         assert count(game, BLACK, resigning.count_winner(game, BLACK)) == RESIGN
         assert never.decision.answer_by_count(game, BLACK, never.count_winner(game, BLACK)) is None
-        assert resigning.genmove(game.copy(), BLACK, limits) == RESIGN
+        assert genmove(resigning, game.copy(), BLACK, limits) == RESIGN
         assert resigning.search.last_sims == 0                  # no search ran
         mask = sensible_mask(game.board, BLACK)
-        counted = lambda: resigning.count_winner(game, BLACK)   # noqa: E731
+        assert not Decision.needs_count(game, BLACK, True)   # cleanup never counts
+        counted = resigning.count_winner(game, BLACK)
         assert resigning.decision.answer_to_pass(game, BLACK, mask, True, counted) is None
-        assert resigning.winner_after_pass(no_pass, BLACK) is None
+        assert not Decision.needs_count(no_pass, BLACK, False)
         # with no sensible move left (say), the same count resigns instead of passing,
         # though White played on (j9, in its own area)
         nothing = np.zeros(81, dtype=bool)
         played_on = no_pass.copy()
         played_on.play(WHITE, coords.from_gtp('j9', 9))
-        lost = lambda: resigning.count_winner(played_on, BLACK)   # noqa: E731
+        lost = resigning.count_winner(played_on, BLACK)
         assert resigning.decision.answer_to_pass(played_on, BLACK, nothing, False, lost) == RESIGN
         assert never.decision.answer_to_pass(played_on, BLACK, nothing, False, lost) == PASS
-        assert never.genmove(game.copy(), BLACK, limits) not in (RESIGN, PASS)
+        assert genmove(never, game.copy(), BLACK, limits) not in (RESIGN, PASS)
     finally:
         resigning.close()
         never.close()
@@ -866,7 +869,7 @@ def test_an_unsure_search_thinks_past_its_budget_up_to_the_limit(monkeypatch):
     for unsure, limit in ((True, 0.8), (False, 0.8), (True, None)):
         monkeypatch.setattr(Root, 'unsure', lambda self, answer=unsure: answer)
         start = time.monotonic()
-        move = player.genmove(game, BLACK, SearchLimits(0.2, limit))
+        move = genmove(player, game, BLACK, SearchLimits(0.2, limit))
         timings[unsure, limit] = time.monotonic() - start
         assert game.board.is_legal(move, BLACK)
     player.close()
@@ -884,7 +887,7 @@ def test_a_decided_search_stops_early_unless_told_to_spend_its_time(monkeypatch)
         player = MCTSPlayer(config=SearchConfig(mixing=1.0, stop_when_decided=stop),
                             resign_threshold=0)
         start = time.monotonic()
-        player.genmove(game, BLACK, SearchLimits(0.6))
+        genmove(player, game, BLACK, SearchLimits(0.6))
         timings[stop] = time.monotonic() - start
         player.close()
     assert timings[True] < 0.35 and timings[False] >= 0.55, timings

@@ -10,6 +10,7 @@ from pathlib import Path
 import pytest
 
 from goengine.players import strength
+from goengine.programs import engine_spec
 
 REPO = Path(__file__).resolve().parent.parent
 
@@ -113,4 +114,4 @@ def test_every_level_sets_the_flags_it_names():
             level.policy_only, level.temperature, level.playouts)
         assert args.network == strength.LEVEL_NETWORK
         if not level.policy_only:
-            assert gtp_main.search_config(args).search_mode == level.search_mode
+            assert engine_spec.search_config(args).search_mode == level.search_mode

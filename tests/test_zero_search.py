@@ -11,6 +11,7 @@ from goengine.search.config import SearchConfig
 from goengine.search.limits import SearchLimits
 from goengine.search._tree import ZERO_COLLISION_WAIT_SECONDS
 from goengine.search.search import Search
+from goengine.search.limits import Barred
 
 torch = pytest.importorskip('torch')
 
@@ -31,7 +32,7 @@ def zero_search(heads, **settings):
 
 def search_once(search, playouts):
     game = GameState(9, 7.5)
-    search.set_position(game, BLACK, refuse_pass=True)
+    search.set_position(game, BLACK, barred=Barred(True))
     search.run(SearchLimits(60.0, playouts=playouts))
     return search
 
@@ -130,7 +131,7 @@ def test_without_a_network_for_the_board_it_falls_back_to_rollouts(heads):
     search = zero_search(heads)
     try:
         game = GameState(7, 7.5)                 # the network is for 9x9
-        search.set_position(game, BLACK, refuse_pass=True)
+        search.set_position(game, BLACK, barred=Barred(True))
         search.run(SearchLimits(60.0, playouts=100))
         assert not search.tree.zero and search.stats()['rollouts'] == 100
     finally:

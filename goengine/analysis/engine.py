@@ -124,7 +124,7 @@ class AnalysisEngine:
     def _analyse(self, query, turn, stop):
         game, colour = query.game_at(turn)   # this turn's own game: nothing else moves it
         player = self.player
-        leads = ChildScoreLeads(player, game, colour)
+        leads = ChildScoreLeads(player.answers, game, colour)
 
         def answer_to(result, **more):
             moves = [info.move for info in result.candidates]
@@ -136,19 +136,19 @@ class AnalysisEngine:
         result = player.analyze(game, colour, report if query.report_every else None,
                                 stop, query.report_every or 1.0, barred=query.barred,
                                 limits=limits, count=query.size * query.size)
-        policy = player.policy(game, colour) if query.include_policy else None
+        policy = player.answers.policy(game, colour) if query.include_policy else None
         if query.include_policy and policy is None:
             self.write(answer.warning(query.id, 'includePolicy', 'no policy network'))
         by_move = None
         if query.include_moves_ownership:
             moves = [info.move for info in result.candidates]
-            owners = player.child_ownerships(game, colour, moves)
+            owners = player.answers.child_ownerships(game, colour, moves)
             if owners is None:
                 self.write(answer.warning(query.id, 'includeMovesOwnership',
                                           'no ownership head'))
             else:
                 by_move = dict(zip(moves, owners))
         self.write(answer_to(
-            result, root_lead=player.score_lead(game, colour),
+            result, root_lead=player.answers.score_lead(game, colour),
             ownership=player.ownership(game, colour) if query.include_ownership else None,
             policy=policy, move_ownership=by_move))

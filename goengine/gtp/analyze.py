@@ -47,7 +47,7 @@ class AnalyzeHandlers(Family):
     def kata_analyze(self, args):
         color, interval, ownership, barred = self.parse(args, ownership=True)
         tail = ' ' + format_ownership(self.ownership(color), color) if ownership else ''
-        leads = ChildScoreLeads(self.engine.player, self.game.copy(), color)
+        leads = ChildScoreLeads(self.engine.player.answers, self.game.copy(), color)
         return self.analyze(color, interval,
                             lambda infos, size: format_kata_info(leads.apply(infos), size), tail,
                             barred)

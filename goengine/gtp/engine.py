@@ -16,7 +16,7 @@ from goengine.gtp.commands import FAMILIES
 from goengine.gtp.family import move_text
 from goengine.gtp.protocol import GtpError, format_response, parse_command
 from goengine.game.moves import RESIGN
-from goengine.players.decision import legal_or_pass
+from goengine.players.decision import genmove
 from goengine.players.policy_player import SimplePlayer
 from goengine.gtp.timecontrol import TimeManager
 
@@ -121,10 +121,10 @@ class GtpEngine:
         game = self.game
         limits = self.clock.move_time(color, game.move_number, game.size)
         start = time.monotonic()
-        move = self.player.genmove(game.copy(), color, limits, cleanup=cleanup,
-                                   report=report, interval=interval)
+        move = genmove(self.player, game.copy(), color, limits, cleanup=cleanup,
+                       report=report, interval=interval)
         self.clock.charge(color, time.monotonic() - start)
-        return legal_or_pass(game.board, color, move, self.log)
+        return move
 
     def commit(self, color, move):
         if move != RESIGN:

@@ -30,7 +30,7 @@ class GoguiHandlers(Family):
         return parse_color(args[0]) if args else self.game.to_move
 
     def _policy(self, args):
-        probs = self.engine.player.policy(self.game, self._color(args))
+        probs = self.engine.player.answers.policy(self.game, self._color(args))
         if probs is None:
             raise GtpError('no policy network for this board')
         return probs
@@ -60,7 +60,7 @@ class GoguiHandlers(Family):
     @command('goengine-value')
     def value(self, args):
         color = self._color(args)
-        winrate = self.engine.player.value(self.game, color)
+        winrate = self.engine.player.win_rate(self.game, color)
         if winrate is None:
             raise GtpError('no value network for this board')
         who = 'Black' if color == BLACK else 'White'

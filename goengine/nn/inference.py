@@ -19,6 +19,7 @@ from goengine import WHITE
 from goengine.nn import features
 from goengine.nn.cpu import bf16_is_fast
 from goengine.nn.devices import available_cores
+from goengine.nn.heads import Head
 from goengine.nn.nets import score_lead, value_at_komi
 from goengine.nn.surgery import fold_batch_norm
 
@@ -73,7 +74,7 @@ class NetworkInfo:
     precision: str = ''  # 'fp32', 'bf16', 'fp16' or 'int8'
 
     def answers(self, head):
-        """Whether the network has the head `head` ('policy', 'value', 'ownership', 'score')."""
+        """Whether the network has the head `head` (a heads.Head)."""
         return head in self.heads
 
     def serves(self, size):
@@ -165,10 +166,10 @@ class NetworkEvaluator:
         boards = list(boards)
         wanted = tuple(h for h in self.heads if heads is None or h in heads)
         resolved = [None] * len(boards)
-        if ladders > 0 and 'value' in wanted:
+        if ladders > 0 and Head.VALUE in wanted:
             resolved = [board.without_dead_ladders(ladders) for board in boards]
         reread = sum(r is not None for r in resolved)
-        if 'policy' not in wanted:   # nothing to read on the board as it is
+        if Head.POLICY not in wanted:   # nothing to read on the board as it is
             boards = [r if r is not None else b for b, r in zip(boards, resolved)]
             resolved = [None] * len(boards)
         syms = _symmetries(symmetries, len(boards))
@@ -194,23 +195,23 @@ class NetworkEvaluator:
             planes = np.stack([features.apply_symmetry(p, int(k)) for p, k in zip(planes, syms)])
         white = np.array([board.to_move == WHITE for board in boards])
         x = self._batch(planes)
-        asked = wanted + (('score',) if 'value' in wanted and 'score' in self.heads
-                          and 'score' not in wanted else ())
+        asked = wanted + ((Head.SCORE,) if Head.VALUE in wanted and Head.SCORE in self.heads
+                          and Head.SCORE not in wanted else ())
         out = dict(zip(asked, self._forward(x, *asked)))
         result = Outputs()
-        if 'policy' in wanted:
-            result.policy_logits = _in_board_orientation(out['policy'].cpu().numpy(), syms)
-        if 'value' in wanted:
-            value = out['value']
-            if 'score' in out:
+        if Head.POLICY in wanted:
+            result.policy_logits = _in_board_orientation(out[Head.POLICY].cpu().numpy(), syms)
+        if Head.VALUE in wanted:
+            value = out[Head.VALUE]
+            if Head.SCORE in out:
                 result.true_value = None if true_komi is None else (
-                    value_at_komi(value, out['score'], true_komi, white).cpu().numpy())
-                value = value_at_komi(value, out['score'], komi, white)
+                    value_at_komi(value, out[Head.SCORE], true_komi, white).cpu().numpy())
+                value = value_at_komi(value, out[Head.SCORE], komi, white)
             result.value = value.cpu().numpy().reshape(-1)
-        if 'ownership' in wanted:
-            result.ownership = _in_board_orientation(out['ownership'].cpu().numpy(), syms)
-        if 'score' in wanted:
-            result.score_lead = score_lead(out['score'], komi, white).double().cpu().numpy()
+        if Head.OWNERSHIP in wanted:
+            result.ownership = _in_board_orientation(out[Head.OWNERSHIP].cpu().numpy(), syms)
+        if Head.SCORE in wanted:
+            result.score_lead = score_lead(out[Head.SCORE], komi, white).double().cpu().numpy()
         return result
 
     def outputs_for_planes(self, planes, *kinds):

@@ -27,6 +27,7 @@ import torch.nn as nn
 import torch.nn.functional as F
 
 from goengine.nn.komi import SCORE_KOMI, TRAINED_KOMI
+from goengine.nn.heads import Head
 
 # Same values as goengine.nn.features.NUM_POLICY_PLANES / NUM_VALUE_PLANES; repeated
 # here so this module does not depend on the (compiled) board package.
@@ -197,7 +198,7 @@ class HeadsNet(nn.Module):
     """
 
     kind = 'heads'
-    heads = ('policy', 'value', 'ownership', 'score')
+    heads = (Head.POLICY, Head.VALUE, Head.OWNERSHIP, Head.SCORE)
 
     def __init__(self, planes=VALUE_PLANES, filters=DEFAULT_FILTERS,
                  layers=DEFAULT_LAYERS, board_size=DEFAULT_BOARD_SIZE,

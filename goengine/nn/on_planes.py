@@ -10,6 +10,7 @@ import torch
 
 from goengine.nn.nets import score_lead as _score_lead
 from goengine.nn.nets import softmax_with_temperature, value_at_komi
+from goengine.nn.heads import Head
 
 
 @torch.inference_mode()
@@ -28,23 +29,23 @@ def heads(evaluator, planes, *kinds):
 
 def logits(evaluator, planes):
     """Raw policy logits, float32 (N, s*s)."""
-    return heads(evaluator, planes, 'policy')[0]
+    return heads(evaluator, planes, Head.POLICY)[0]
 
 
 def value(evaluator, planes):
     """The value head's outcome in [-1, 1] for the player to move, at the komi it was
     trained at, float32 (N,)."""
-    return heads(evaluator, planes, 'value')[0]
+    return heads(evaluator, planes, Head.VALUE)[0]
 
 
 def ownership(evaluator, planes):
     """The final owner of every point, +1 the player to move's, float32 (N, s*s)."""
-    return heads(evaluator, planes, 'ownership')[0]
+    return heads(evaluator, planes, Head.OWNERSHIP)[0]
 
 
 def score_logits(evaluator, planes):
     """Logits over the final margin for the player to move at nets.SCORE_KOMI."""
-    return heads(evaluator, planes, 'score')[0]
+    return heads(evaluator, planes, Head.SCORE)[0]
 
 
 def policy(evaluator, planes, temperature=1.0, legal_mask=None):
@@ -66,7 +67,7 @@ def value_at(evaluator, planes, komi, white):
     """A four-headed network's value for the player to move at `komi`, moved there by its
     score head (nets.value_at_komi). white: whether White is to move, one flag or one a
     position. float32 (N,)."""
-    values, scores = heads(evaluator, planes, 'value', 'score')
+    values, scores = heads(evaluator, planes, Head.VALUE, Head.SCORE)
     moved = value_at_komi(values, torch.as_tensor(np.atleast_2d(scores)), komi, white)
     out = moved.numpy()
     return out[0] if np.asarray(planes).ndim == 3 else out
@@ -81,6 +82,6 @@ def score_lead(evaluator, planes, komi, white):
 
 def lead_and_ownership(evaluator, planes, komi, white):
     """score_lead and ownership from one call: (float64 (N,), float32 (N, s*s))."""
-    owners, scores = heads(evaluator, planes, 'ownership', 'score')
+    owners, scores = heads(evaluator, planes, Head.OWNERSHIP, Head.SCORE)
     leads = _score_lead(torch.as_tensor(np.atleast_2d(scores)), komi, white).double().numpy()
     return (float(leads[0]), owners) if np.asarray(planes).ndim == 3 else (leads, owners)

@@ -9,20 +9,40 @@ from dataclasses import replace
 import numpy as np
 
 from goengine import BLACK
-from goengine.players.player import cut_lost_ladders, sensible_mask
+from goengine.players.decision import sensible_mask
 from goengine.rollout import scoring
 from goengine.search.config import SearchConfig
+
+
+def cut_lost_ladders(board, color, probs, cap):
+    """`probs` with every move that runs out a dead ladder or chases a failing one
+    (Board.is_lost_ladder_move) held to at most `cap`, the rest scaled up to the same total:
+    the search's rule (SearchConfig.lost_ladder_prior) for a player without a search."""
+    probs = np.asarray(probs, dtype=np.float64).copy()
+    lost = [m for m in np.flatnonzero(probs > 0) if board.is_lost_ladder_move(int(m), color)]
+    over = [m for m in lost if probs[m] > cap]
+    if not over:
+        return probs.astype(np.float32)
+    freed = float((probs[over] - cap).sum())
+    probs[over] = cap
+    alive = np.ones(len(probs), dtype=bool)
+    alive[lost] = False               # a lost move under the cap is not raised past it
+    rest = float(probs[alive].sum())
+    if rest > 0:
+        probs[alive] += freed * probs[alive] / rest
+    return probs.astype(np.float32)
 
 
 class NetworkAnswers:
     """The answers of `policy_eval` / `value_eval` (goengine.nn.inference.NetworkEvaluator
     objects, either may be None) for a game; None where the network has no such head or
-    does not serve the board's size (with one note on `log` a size)."""
+    does not serve the board's size (with one note on `log` a size). lost_ladder_prior:
+    the search's cap on a move that runs out a lost ladder, the same rule."""
 
-    lost_ladder_prior = SearchConfig.lost_ladder_prior   # the search's cap, the same rule
-
-    def __init__(self, policy_eval=None, value_eval=None, log=None):
+    def __init__(self, policy_eval=None, value_eval=None, log=None,
+                 lost_ladder_prior=SearchConfig.lost_ladder_prior):
         self.policy_eval, self.value_eval = policy_eval, value_eval
+        self.lost_ladder_prior = lost_ladder_prior
         self.log = log or (lambda msg: print(msg, file=sys.stderr, flush=True))
         self._warned_sizes = set()
 
@@ -135,8 +155,8 @@ class ChildScoreLeads:
     position is evaluated once, in one batched call for the moves new to a report, and
     remembered for the rest of the analysis."""
 
-    def __init__(self, player, game, color):
-        self.player, self.game, self.color = player, game, color
+    def __init__(self, answers, game, color):
+        self.answers, self.game, self.color = answers, game, color
         self.leads = {}
         self.available = True
 
@@ -147,7 +167,7 @@ class ChildScoreLeads:
             return {}
         new = [move for move in moves if move not in self.leads]
         if new:
-            leads = self.player.child_score_leads(self.game, self.color, new)
+            leads = self.answers.child_score_leads(self.game, self.color, new)
             if leads is None:
                 self.available = False
                 return {}

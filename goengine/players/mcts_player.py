@@ -15,7 +15,7 @@ from goengine.players.heads import NetworkAnswers
 from goengine.players.resign import ResignRule
 from goengine.rollout.scoring import Scorer
 from goengine.search.config import SearchConfig
-from goengine.search.limits import SearchLimits
+from goengine.search.limits import Barred, SearchLimits
 from goengine.search.search import Search
 
 
@@ -31,21 +31,17 @@ class MCTSPlayer(Player):
 
     def __init__(self, policy_eval=None, value_eval=None, rollout=None, config=None,
                  resign_threshold=None, log=None, scorer=None, cluster=None):
-        self.config = config or SearchConfig()
-        self.dead_group_doubt = self.config.dead_group_doubt
+        config = config or SearchConfig()
         rule = ResignRule() if resign_threshold is None else ResignRule(resign_threshold)
-        self.decision = Decision(rule)
+        # the networks' own answers (GoGui analyze, kata-analyze's leads), as the policy
+        # player gives them; the search's rollouts judge dead stones
+        super().__init__(config, Decision(rule), scorer or Scorer(rollout),
+                         NetworkAnswers(policy_eval, value_eval, log or self.log,
+                                        config.lost_ladder_prior), log)
         # cluster: the workers of the distributed search (goengine.programs.cluster.Workers)
         self.search = Search(policy_eval, value_eval, rollout, self.config,
                              remote_rollouts=getattr(cluster, 'rollouts', None),
                              network_copies=getattr(cluster, 'network_copies', ()))
-        self.value_eval = value_eval
-        self.scorer = scorer or Scorer(rollout)   # the search's rollouts judge dead stones
-        # the networks' own answers (GoGui analyze, kata-analyze's leads), as the policy
-        # player gives them
-        if log is not None:
-            self.log = log
-        self.answers = NetworkAnswers(policy_eval, value_eval, self.log)
         self._error_reported = False
 
     def think(self, game, color, limits, cleanup=False, report=None, interval=1.0,
@@ -54,13 +50,12 @@ class MCTSPlayer(Player):
         seconds, up to their maximum while the search is unsure, less once the move is
         decided (genmove's; a review's spends its whole time)."""
         start = time.monotonic()
-        head = self.network_ownership(game, color)
-        refused = self.dead_group_fillers(game, color, head)
-        if refused and self.verbose:
-            self.log(f'goengine: not adding stones to a dead group: {len(refused)} moves')
+        fillers = self.dead_group_fillers(game, color)
+        if fillers and self.verbose:
+            self.log(f'goengine: not adding stones to a dead group: {len(fillers)} moves')
+        barred = Barred(self.pass_barred(game, color, cleanup), frozenset(fillers))
         reused = self.search.set_position(game, color, dynamic_komi=color == WHITE,
-                                          refuse_pass=self.refuses_pass(game, color, cleanup),
-                                          refused=refused)
+                                          barred=barred)
         self.search.run(limits, report=report, interval=interval,
                         stop_when_decided=self.config.stop_when_decided and not full)
         elapsed = time.monotonic() - start
@@ -71,9 +66,9 @@ class MCTSPlayer(Player):
         self._report_network_error()
         return self.search.result()
 
-    def refuses_pass(self, game, color, cleanup):
-        """Decision.refuses_pass with this search's pass ban."""
-        return self.decision.refuses_pass(game, color, cleanup, self.config.pass_ban_fraction)
+    def pass_barred(self, game, color, cleanup):
+        """Decision.pass_barred with this search's pass ban."""
+        return self.decision.pass_barred(game, color, cleanup, self.config.pass_ban_fraction)
 
     def _note(self, reused, simulations, elapsed):
         if not self.verbose:
@@ -117,10 +112,10 @@ class MCTSPlayer(Player):
         """The search's root at `game`, passing as genmove would allow it outside cleanup;
         `barred` as Tree.restrict takes it (analysis only)."""
         return self.search.set_position(game, color, dynamic_komi=dynamic_komi,
-                                        refuse_pass=self.refuses_pass(game, color, False),
-                                        barred=barred)
+                                        barred=Barred(self.pass_barred(game, color, False),
+                                                      plies=barred or {}))
 
-    def value(self, game, color):
+    def win_rate(self, game, color):
         """The search's win rate if the tree stands on this position, else the value net's."""
         if self.search.stands_on(game, color):
             rate = self.search.root().winrate()

@@ -17,6 +17,7 @@ from goengine.players.decision import Decision
 from goengine.players.heads import NetworkAnswers
 from goengine.players.player import Player
 from goengine.players.resign import ResignRule
+from goengine.search.config import SearchConfig
 
 
 class SimplePlayer(Player):
@@ -24,9 +25,9 @@ class SimplePlayer(Player):
 
     name = 'simple'
 
-    def __init__(self, seed=0, scorer=None):
+    def __init__(self, seed=0, scorer=None, config=None):
+        super().__init__(config, scorer=scorer)
         self.rng = random.Random(seed)
-        self.scorer = scorer or self.scorer
 
     def ranking(self, probs, mask):
         """One sensible move at random."""
@@ -49,20 +50,18 @@ class PolicyPlayer(Player):
     name = 'policy'
 
     def __init__(self, policy_eval, value_eval=None, resign_threshold=None, log=None,
-                 temperature=None, seed=None, scorer=None):
-        self.scorer = scorer or self.scorer
+                 temperature=None, seed=None, scorer=None, config=None):
         if temperature is not None and not temperature >= 0:
             raise ValueError(f'temperature must be >= 0, got {temperature}')
+        config = config or SearchConfig()
+        rule = ResignRule() if resign_threshold is None else ResignRule(resign_threshold)
+        super().__init__(config, Decision(rule if value_eval is not None else None), scorer,
+                         NetworkAnswers(policy_eval, value_eval, log or self.log,
+                                        config.lost_ladder_prior), log)
         self.policy_eval = policy_eval
-        self.value_eval = value_eval
         self.temperature = temperature or None
         self.rng = np.random.default_rng(seed)
-        rule = ResignRule() if resign_threshold is None else ResignRule(resign_threshold)
-        self.decision = Decision(rule if value_eval is not None else None)
-        self.fallback = SimplePlayer(scorer=self.scorer)
-        if log is not None:
-            self.log = log
-        self.answers = NetworkAnswers(policy_eval, value_eval, self.log)
+        self.fallback = SimplePlayer(scorer=self.scorer, config=config)
 
     def think(self, game, color, limits, cleanup=False, report=None, interval=1.0,
               full=False):
@@ -80,7 +79,3 @@ class PolicyPlayer(Player):
             return ranked
         weights = (weights / weights.max()) ** (1.0 / self.temperature)
         return [int(self.rng.choice(len(weights), p=weights / weights.sum()))]
-
-    def child_winrates(self, game, color, moves):
-        rates = self.answers.child_winrates(game, color, moves)
-        return super().child_winrates(game, color, moves) if rates is None else rates

@@ -12,18 +12,9 @@ import argparse
 import os
 import sys
 
-from goengine.programs import loading
+from goengine.programs import engine_spec, loading
+from goengine.programs.engine_spec import positive_int
 from goengine.programs.interrupt import ctrl_c_exits_at_once
-
-
-def positive_int(text):
-    try:
-        value = int(text)
-    except ValueError:
-        raise argparse.ArgumentTypeError(f'{text!r} is not an integer') from None
-    if value < 1:
-        raise argparse.ArgumentTypeError(f'{text!r}: need at least 1')
-    return value
 
 
 def build_parser():
@@ -37,6 +28,7 @@ def build_parser():
     p.add_argument('--value-weights', help='value network (default: the network\'s value head)')
     loading.add_device_flag(p)
     loading.add_backend_flag(p)
+    engine_spec.add_search_flags(p)
     return p
 
 
@@ -53,20 +45,23 @@ def main(argv=None):
     out = sys.stdout
     sys.stdout = sys.stderr   # stray prints from libraries must not corrupt the answers
     from goengine.analysis.engine import AnalysisEngine
+    spec = engine_spec.spec_from_args(args, log, engine_spec.PlayerKind.SEARCH)
+    if spec is None:
+        return 2
     try:
         with ctrl_c_exits_at_once(INTERRUPTED):
-            loaded = loading.load_search(args, log)
+            player = engine_spec.build_engine(spec, log)
+    except engine_spec.BuildError as exc:
+        log(f'goengine-analysis: error: {exc}')
+        return 2
     except Exception as exc:   # NetworkLoadError, Int8Error, torch failing on a strange file
         log(f'goengine-analysis: error: cannot load network: {exc}')
         return 2
-    if loaded is None:
-        return 2
-    weights, player = loaded
 
     def write(text):
         out.write(text)
         out.flush()
-    engine = AnalysisEngine(player, write, os.path.basename(weights or 'none'),
+    engine = AnalysisEngine(player, write, os.path.basename(spec.weights or 'none'),
                             default_visits=args.visits, log=log)
     log('goengine-analysis: ready')
     try:

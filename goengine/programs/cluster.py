@@ -4,6 +4,7 @@ in one line what is wrong when it cannot. Nothing else in goengine imports Ray."
 
 import signal
 import socket
+from goengine.nn.heads import Head
 
 INSTALL = 'pip install -e .[cluster]'
 
@@ -95,7 +96,7 @@ class Workers:
                 remote = [RemoteEvaluator(ray, w, log=log) for w in handles]
             except Exception as exc:   # the worker's own error (a runtime it lacks, no file)
                 raise ClusterError(f'a network worker did not start: {last_line(exc)}') from None
-            self.network_copies = [(r, r if r.describe().answers('value') else None)
+            self.network_copies = [(r, r if r.describe().answers(Head.VALUE) else None)
                                    for r in remote]
         first = [r.describe() for r, _ in self.network_copies[:1]]
         log(f'goengine: cluster of {ray.cluster_resources().get("CPU", 0):g} CPUs and '

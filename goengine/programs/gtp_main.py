@@ -11,13 +11,10 @@ from contextlib import nullcontext
 
 from goengine.gtp.timecontrol import DEFAULT_MARGIN, DEFAULT_MOVE_TIME
 from goengine.players.resign import ResignRule
-from goengine.programs import loading  # light: torch loads only with a network
+from goengine.programs import engine_spec, loading  # light: torch loads only with a network
+from goengine.programs.engine_spec import (PlayerKind, add_search_flags, nonnegative_float,
+                                           nonnegative_int)
 from goengine.programs.interrupt import ctrl_c_exits_at_once
-from goengine.search import config as searchconfig
-
-# Every default a flag's help names is read from where it is set.
-SEARCH = searchconfig.SearchConfig()
-ZERO = searchconfig.MODE_SEARCH['zero']
 
 
 DESCRIPTION = """\
@@ -53,34 +50,6 @@ def positive_float(text):
     return value
 
 
-def nonnegative_int(text):
-    value = int(text)
-    if value < 0:
-        raise argparse.ArgumentTypeError(f'must be >= 0, got {text}')
-    return value
-
-
-def positive_int(text):
-    value = int(text)
-    if value < 1:
-        raise argparse.ArgumentTypeError(f'must be >= 1, got {text}')
-    return value
-
-
-def nonnegative_float(text):
-    value = float(text)
-    if not value >= 0:
-        raise argparse.ArgumentTypeError(f'must be >= 0, got {text}')
-    return value
-
-
-def fraction(text):
-    value = float(text)
-    if not 0 <= value <= 1:
-        raise argparse.ArgumentTypeError(f'must be in [0, 1], got {text}')
-    return value
-
-
 def probability(text):
     value = float(text)
     if not 0 <= value < 1:
@@ -107,25 +76,8 @@ def build_parser():
                       help='rollout and tree policy (default: weights/rollout.weights)')
     loading.add_device_flag(nets)
     loading.add_backend_flag(nets)
-    nets.add_argument('--threads', type=positive_int, default=None, metavar='N',
-                      help="the network's threads on the CPU (default: 1 beside the "
-                           "rollouts, every core without them)")
 
-    search = p.add_argument_group('search (docs/TUNING.md)')
-    search.add_argument('--search-mode', choices=searchconfig.SEARCH_MODES, default=None,
-                        help="apv: AlphaGo's, rollouts and value; zero: AlphaGo Zero's, the "
-                             f"network at every leaf (default {SEARCH.search_mode})")
-    search.add_argument('--lambda', dest='mixing', type=fraction, default=None, metavar='L',
-                        help='leaf value: (1-L) value network + L rollouts '
-                             f'(default {SEARCH.mixing:g})')
-    search.add_argument('--c-puct', type=nonnegative_float, default=None, metavar='C',
-                        help=f'PUCT exploration constant (default {SEARCH.c_puct:g}; '
-                             f'{ZERO["c_puct"]:g} for zero)')
-    search.add_argument('--expand-threshold', type=nonnegative_int, default=None, metavar='N',
-                        help='visits before a leaf is expanded '
-                             f'(default {SEARCH.expand_threshold}; it adapts)')
-    search.add_argument('--search', action='append', default=[], metavar='NAME=VALUE',
-                        help='any constant of goengine/search/config.py (repeatable)')
+    add_search_flags(p)
 
     clock = p.add_argument_group('time')
     clock.add_argument('--playouts', '--visits', dest='playouts', type=nonnegative_int,
@@ -174,18 +126,6 @@ def log(message):
     print(message, file=sys.stderr, flush=True)
 
 
-def search_config(args, runtime=None):
-    """SearchConfig with the search constants given on the command line over those that
-    come with the shipped network the flags pick and with how it runs (`runtime`); the
-    rest AlphaGo's."""
-    network = loading.network_name(args.weights, args.network, args.device)
-    return searchconfig.search_config(
-        network, args.search, runtime and runtime.kind, mixing=args.mixing,
-        c_puct=args.c_puct, expand_threshold=args.expand_threshold, net_threads=args.threads,
-        search_mode=args.search_mode,
-        stop_when_decided=False if args.spend_full_time else None)
-
-
 def main(argv=None):
     """The engine: parse the flags, load, speak GTP until quit or end of input. Ctrl-C at
     any point ends it with one line and status 130, never a traceback."""
@@ -213,65 +153,38 @@ def _main(argv):
             log('goengine: --temperature is for the policy player: add --policy-only')
             return 2
 
-        try:   # a bad --search setting is refused before anything loads
-            search_config(args)
-        except ValueError as exc:
-            log(f'goengine: error: {exc}')
-            return 2
-
         from goengine.gtp import engine, protocol
         from goengine.gtp.timecontrol import TimeManager
         from goengine.rollout.rollout_weights import RolloutLoadError
 
-        device = args.device   # resolved by the parser: a missing one stopped it already
-        networks = loading.networks_asked(args, log, policy_only=args.policy_only)
-        if networks is None:
+        spec = engine_spec.spec_from_args(args, log)
+        if spec is None:
             return 2
-        weights, value_weights, runtime = networks
-        config = search_config(args, runtime)
+        if args.verbose:
+            log(f'goengine: engine {spec.describe()}')
         try:   # read once, now: a bad file fails at start-up, not mid-game
             rollout = loading.load_rollout(
                 loading.resolve(args.rollout_weights) if args.rollout_weights else None, log)
         except RolloutLoadError as exc:
             log(f'goengine: error: cannot load rollout policy: {exc}')
             return 2
-    kind = 'random' if weights is None else 'policy' if args.policy_only else 'search'
     workers = None
     if args.cluster or args.rollout_workers or args.network_workers:
-        workers = start_cluster(args, kind, rollout, weights, log)
+        workers = start_cluster(args, spec, rollout, log)
         if workers is None:
             return 2
     # On a cluster, Ctrl-C stays an exception so that Ray's processes are shut down.
     with ctrl_c_exits_at_once(INTERRUPTED) if workers is None else nullcontext():
         try:
-            engine_player = loading.load_player(kind, weights, value_weights, rollout,
-                                                args.resign_threshold, config, log,
-                                                temperature=args.temperature, device=device,
-                                                runtime=runtime, cluster=workers)
+            engine_player = engine_spec.build_engine(spec, log, rollout=rollout, cluster=workers)
+        except engine_spec.BuildError as exc:
+            log(f'goengine: {exc}')
+            return 2
         except Exception as exc:   # NetworkLoadError, or torch failing on a strange file
             log(f'goengine: error: cannot load network: {exc}')
             log('goengine: pass --weights FILE, or --weights none for a random test player')
             return 2
-    if args.mixing is not None and args.mixing < 1 and engine_player.value_eval is None:
-        log(f'goengine: --lambda {args.mixing} needs a value network (--value-weights FILE, '
-            'or a four-headed --weights file)')
-        engine_player.close()
-        return 2
-    if (kind == 'search' and config.search_mode == 'zero'
-            and not (engine_player.value_eval is not None
-                     and engine_player.value_eval is getattr(engine_player.search.networks,
-                                                             'policy_eval', None))):
-        log('goengine: --search-mode zero needs one four-headed network (policy and value '
-            'on one trunk), e.g. --weights weights/sl.pt')
-        engine_player.close()
-        return 2
     engine_player.verbose = args.verbose
-    if args.verbose:
-        log(f'goengine: player {engine_player.name}, weights {weights}, '
-            f'value {loading.value_source(weights, value_weights, engine_player)}')
-        if kind == 'search':
-            changed = engine_player.config.settings_changed()
-            log(f'goengine: search settings {" ".join(changed) if changed else "(the defaults)"}')
 
     clock = TimeManager(time_per_move=args.time_per_move, margin=args.margin,
                         playouts=args.playouts or None)
@@ -314,11 +227,11 @@ def apply_strength(args):
     return None
 
 
-def start_cluster(args, kind, rollout, weights, log):
-    """The distributed search's workers (cluster.Workers), or None after one line saying
-    why there are none. Ray is imported here only."""
+def start_cluster(args, spec, rollout, log):
+    """The distributed search's workers (cluster.Workers) for the engine `spec`, or None
+    after one line saying why there are none. Ray is imported here only."""
     from goengine.programs import cluster
-    if kind != 'search':
+    if spec.player is not PlayerKind.SEARCH:
         log('goengine: error: --cluster serves the search: not with --policy-only or '
             '--weights none')
         return None
@@ -329,7 +242,7 @@ def start_cluster(args, kind, rollout, weights, log):
                     else max(1, int(resources.get('CPU', 0)) - 2))
         networks = (args.network_workers if args.network_workers is not None
                     else int(resources.get('GPU', 0)))
-        return cluster.Workers(ray, rollout, rollouts, weights, networks, log,
+        return cluster.Workers(ray, rollout, rollouts, spec.weights, networks, log,
                                precision=args.precision, backend=args.backend)
     except cluster.ClusterError as exc:
         log(f'goengine: error: {exc}')

@@ -24,7 +24,6 @@ import sys
 from goengine import INSTALL_DIR
 from goengine.nn.devices import INT8, is_cpu
 
-KINDS = ('search', 'policy', 'random')
 # The SL network with its value, ownership and score heads (k=192): `--weights
 # weights/sl.pt`, and --network large.
 DEFAULT_WEIGHTS = os.path.join('weights', 'sl.pt')
@@ -136,22 +135,6 @@ def networks_asked(args, log, policy_only=False):
     return weights, value_weights, runtime
 
 
-def load_search(args, log, player_log=None):
-    """(weights, player): the search with the networks, runtime and search settings the
-    flags ask for (as goengine-review and goengine-analysis run it; on rollouts alone with
-    no network); None after one line to `log` when the runtime asked for cannot run here.
-    Raises netfile.NetworkLoadError or int8.Int8Error for a bad network file."""
-    networks = networks_asked(args, log)
-    if networks is None:
-        return None
-    weights, value_weights, runtime = networks
-    from goengine.search.config import search_config
-    config = search_config(network_name(args.weights, args.network, args.device), (),
-                           runtime and runtime.kind)
-    return weights, load_player('search', weights, value_weights, config=config,
-                                log=player_log or log, device=args.device, runtime=runtime)
-
-
 def pick_runtime(precision, backend, device, log):
     """backends.pick_runtime, or None after one line to `log` saying why it cannot run."""
     from goengine.nn import backends
@@ -219,64 +202,6 @@ def value_weights_beside(policy_weights):
     return candidate if os.path.isfile(candidate) else None
 
 
-def value_source(weights, value_weights, player):
-    """What gives `player` its value, for the log: the value file named or found, the
-    value head of the four-headed `weights`, or None (rollouts alone)."""
-    if player.value_eval is None:
-        return None
-    return value_weights or f'{weights} (its value head)'
-
-
-def load_player(kind, weights=None, value_weights=None, rollout=None,
-                resign_threshold=None, config=None, log=None, temperature=None, device='cpu',
-                runtime=None, cluster=None):
-    """The player of `kind` (KINDS) with the networks in `weights` / `value_weights`.
-
-    rollout: a RolloutPolicy (load_rollout()); None loads the default.
-    config: the SearchConfig; its network_threads() are every player's network threads.
-    The search without networks runs on rollouts alone.
-    temperature: the policy player's sampling temperature (None: greedy).
-    device: where the networks run (a name from inference.pick_device); on an
-    accelerator the search batches more positions a call (SearchConfig.for_device).
-    runtime: how they run there (backends.pick_runtime's choice; None: torch, in the
-    device's default precision).
-    cluster: the distributed search's workers (cluster.Workers), for the search only.
-    Raises netfile.NetworkLoadError for a missing or corrupt network file.
-    """
-    if kind not in KINDS:
-        raise ValueError(f'player kind must be one of {KINDS}, not {kind!r}')
-    from goengine.players.policy_player import PolicyPlayer, SimplePlayer
-    from goengine.rollout.scoring import Scorer
-    from goengine.search.config import SearchConfig
-    log = log or (lambda msg: print(msg, file=sys.stderr, flush=True))
-    rollout = rollout if rollout is not None else load_rollout(log=log)
-    scorer = Scorer(rollout)   # the rollout policy's playouts judge dead stones
-    if kind == 'random':
-        return SimplePlayer(scorer=scorer)
-    config = (config or SearchConfig()).for_device(device)
-    threads = config.network_threads(search=kind == 'search')
-    policy_eval = evaluator(weights, 'policy', threads, device, runtime, log)
-    value_eval = evaluator(value_weights, 'value', threads, device, runtime, log)
-    for path, network in ((weights, policy_eval), (value_weights, value_eval)):
-        if network is not None:
-            described = network.describe()
-            log(f'goengine: {path}: {described.backend} {described.precision} '
-                f'on {described.device}')
-    info = policy_eval.describe() if policy_eval is not None else None
-    if info is not None and len(info.heads) > 1:
-        log(f'goengine: {weights}: one network, heads {", ".join(info.heads)}')
-        if value_eval is None and info.answers('value'):
-            value_eval = policy_eval   # its value comes with every policy evaluation
-    if kind == 'policy':
-        if policy_eval is None:
-            raise ValueError('the policy player needs policy weights')
-        return PolicyPlayer(policy_eval, value_eval, resign_threshold=resign_threshold, log=log,
-                            temperature=temperature, scorer=scorer)
-    from goengine.players.mcts_player import MCTSPlayer
-    return MCTSPlayer(policy_eval, value_eval, rollout, config,
-                      resign_threshold=resign_threshold, log=log, scorer=scorer, cluster=cluster)
-
-
 def evaluator(path, kind, threads=None, device='cpu', runtime=None, log=None):
     """A NetworkEvaluator for the network file at `path` on `device` and `runtime`
     (backends.pick_runtime's choice; None: torch in the device's default precision), or
@@ -293,3 +218,7 @@ def evaluator(path, kind, threads=None, device='cpu', runtime=None, log=None):
         return backends.NetworkEvaluator(model, threads=threads, device=device)
     return backends.make_evaluator(model, runtime, threads=threads, device=device,
                                    weights=path, log=log)
+
+
+def log_to_stderr(message):
+    print(message, file=sys.stderr, flush=True)

@@ -24,6 +24,7 @@ from pathlib import Path
 from goengine import BLACK, PASS, WHITE
 from goengine.game import coords
 from goengine.game.state import GameError, from_record
+from goengine.programs.engine_spec import add_search_flags
 from goengine.programs.loading import add_backend_flag, add_device_flag, add_network_flags
 from goengine.search.limits import SearchLimits
 
@@ -97,9 +98,9 @@ def analyse(record, player, seconds=None, visits=None, progress=None, moves=(1, 
 
 def position_score(player, game, color, result):
     """(points `color` ends ahead by, what says so): a four-headed network's lead
-    (player.score_lead) where it has one, else the mean final score of the search's
+    (player.answers.score_lead) where it has one, else the mean final score of the search's
     rollouts in `result` (None without a search)."""
-    lead = player.score_lead(game, color)
+    lead = player.answers.score_lead(game, color)
     if lead is not None:
         return lead, 'the network'
     return result.score, "the rollouts' mean"
@@ -258,6 +259,7 @@ def build_parser():
     p.add_argument('--value-weights', help='value network (default: value.pt beside the policy)')
     add_device_flag(p)
     add_backend_flag(p)
+    add_search_flags(p)
     p.add_argument('--bad', type=float, default=0.20,
                    help='win rate a move may lose before it is marked a bad move (BM)')
     p.add_argument('--doubtful', type=float, default=0.10,
@@ -288,17 +290,21 @@ def main(argv=None):
               f'{len(record.moves)} moves', file=sys.stderr)
         return 2
     from goengine.nn import int8, netfile
-    from goengine.programs import loading
+    from goengine.programs import engine_spec
+    from goengine.rollout.rollout_weights import RolloutLoadError
+    say = lambda message: print(message, file=sys.stderr)   # noqa: E731
+    spec = engine_spec.spec_from_args(args, say, engine_spec.PlayerKind.SEARCH)
+    if spec is None:
+        return 2
     try:
         with ctrl_c_exits_at_once(INTERRUPTED):
-            loaded = loading.load_search(args, lambda message: print(message, file=sys.stderr),
-                                         player_log=lambda message: None)
-    except (netfile.NetworkLoadError, int8.Int8Error) as exc:
+            player = engine_spec.build_engine(spec, say, player_log=lambda message: None)
+    except engine_spec.BuildError as exc:
+        print(f'goengine-review: {exc}', file=sys.stderr)
+        return 2
+    except (netfile.NetworkLoadError, int8.Int8Error, RolloutLoadError) as exc:
         print(f'goengine-review: {exc}', file=sys.stderr)
         return 1
-    if loaded is None:
-        return 2
-    _, player = loaded
     try:
         seconds = None if args.visits else args.seconds
         positions = analyse(record, player, seconds, args.visits,

@@ -1,9 +1,22 @@
-"""How long one search may go on: the one value the time manager makes, the player
-passes on, and the search's stop rule reads (Pachi's time_info: wall time and
-playouts; its desired and worst stop; KataGo's recommended and maximum time)."""
+"""How long one search may go on (SearchLimits: the one value the time manager makes, the
+player passes on, and the search's stop rule reads; Pachi's time_info: wall time and
+playouts; its desired and worst stop; KataGo's recommended and maximum time), and what
+its root may not play (Barred)."""
 
-from dataclasses import dataclass, replace
-from typing import Optional
+from dataclasses import dataclass, field, replace
+from typing import Mapping, Optional
+
+
+@dataclass(frozen=True)
+class Barred:
+    """What the search's root may not play, the one filter genmove and analysis set:
+    `passing`, a pass while any other move is left (Decision.pass_barred: cleanup and the
+    first part of the game); `moves` while another legal move is left (the player's
+    dead-group fillers); `plies`, {(colour, move): plies} that colour may not play within
+    that many plies below the root (lz-analyze's avoid and allow; Tree.restrict)."""
+    passing: bool = False
+    moves: frozenset = frozenset()
+    plies: Mapping = field(default_factory=dict)
 
 
 @dataclass(frozen=True)

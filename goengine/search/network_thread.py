@@ -24,6 +24,7 @@ import numpy as np
 
 from goengine import Board
 from goengine.search._tree import REQUEST_POLICY, REQUEST_VALUE
+from goengine.nn.heads import Head
 
 
 _running = weakref.WeakSet()
@@ -106,7 +107,8 @@ class NetworkThread:
         boards = [self.boards[i] for i in chosen]
         both = kind == REQUEST_POLICY and self.shared
         evaluator = self.policy_eval if kind == REQUEST_POLICY else self.value_eval
-        heads = None if both else ('policy',) if kind == REQUEST_POLICY else ('value',)
+        head = Head.POLICY if kind == REQUEST_POLICY else Head.VALUE
+        heads = None if both else (head,)
         out = evaluator.evaluate(boards, self.tree.komi, symmetries=self.rng,
                                  true_komi=self.tree.true_komi, heads=heads,
                                  ladders=self.ladder_min_stones)
@@ -122,10 +124,9 @@ class NetworkThread:
         else:
             self.tree.apply_values(nodes[chosen], gens[chosen], _float32(out.value))
         t3 = time.perf_counter()
-        name = 'policy' if kind == REQUEST_POLICY else 'value'
-        self.stats[f'{name}_evals'] += len(chosen)
+        self.stats[f'{head}_evals'] += len(chosen)
         self.stats['ladder_evals'] += out.reread
-        self.stats[f'time_{name}'] += t2 - t1
+        self.stats[f'time_{head}'] += t2 - t1
         self.stats['time_apply'] += t3 - t2
 
 

@@ -33,8 +33,9 @@ import time
 from goengine import PASS, WHITE
 from goengine.search._tree import Tree
 from goengine.search.config import SearchConfig
-from goengine.search.limits import SearchLimits
+from goengine.search.limits import Barred, SearchLimits
 from goengine.search.root import Root
+from goengine.nn.heads import Head
 
 UNLIMITED = SearchLimits()
 
@@ -101,7 +102,7 @@ class Search:
             self.tree.values_with_priors = self.networks.shared
             self.tree.scores_with_values = (self.networks.shared
                                             and self.config.score_utility > 0
-                                            and policy_eval.describe().answers('score'))
+                                            and policy_eval.describe().answers(Head.SCORE))
         self.sim_threads = self.config.simulation_threads(self.networks is not None)
         if self.remote is not None and self.config.search_mode != 'zero':
             self.sim_threads = self.config.sim_threads   # 0: the workers play every rollout
@@ -136,18 +137,12 @@ class Search:
         """The next position starts a fresh tree (the analysis engine's clear_cache)."""
         self.root_key = None
 
-    def set_position(self, game, color, dynamic_komi=False, refuse_pass=False, barred=None,
-                     refused=()):
+    def set_position(self, game, color, dynamic_komi=False, barred=Barred()):
         """Point the root at `game` with `color` to move, reusing the subtree of
         the moves played since the last root when possible. Returns True if the
         tree was reused.
 
-        refuse_pass: the root may not pass while another move exists (the player's
-        Decision.refuses_pass: cleanup, and the first half of the game).
-        barred: {(colour, move): plies} that colour may not play within that many plies
-        below the root (analysis's avoid and allow; Tree.restrict); None: none.
-        refused: moves the root may not play (the player's dead-group fillers), unless
-        nothing but a pass would be left.
+        barred: what the root may not play (limits.Barred).
         dynamic_komi: White gives handicap and plays here, so its rollouts count
         with config.dynamic_komi() extra points (the win rates and scores reported,
         and the resign rule's, are the true count's).
@@ -169,8 +164,8 @@ class Search:
         if not self.tree.prepare_root(*serves):       # pool full even after reuse
             self.tree.reset(board)
             self.tree.prepare_root(*serves)
-        self.tree.forbid(self._forbidden(board, color, refuse_pass, refused))
-        self.tree.restrict(barred or {})
+        self.tree.forbid(self._barred_root_moves(board, color, barred))
+        self.tree.restrict(barred.plies)
         return reused
 
     def _alternates(self, played, color):
@@ -185,17 +180,18 @@ class Search:
             expected = 3 - expected
         return expected == color
 
-    def _forbidden(self, board, color, refuse_pass, refused=()):
-        """Root moves the real rules forbid (superko); the `refused` ones too while another
-        legal move is left; and pass, when it is refused, while any move is left."""
+    def _barred_root_moves(self, board, color, barred):
+        """Root moves the real rules forbid (superko); `barred.moves` too while another
+        legal move is left; and pass, where `barred.passing`, while any move is left."""
         moves = [int(m) for m in self.tree.children()['move'] if m != PASS]
-        banned = {m for m in moves if not board.is_legal(m, color)}
-        refused = set(refused) - banned
-        if any(m not in banned and m not in refused for m in moves):
-            banned |= refused
-        if refuse_pass and len(banned) < len(moves):
-            banned.add(PASS)
-        return sorted(banned)
+        illegal = {m for m in moves if not board.is_legal(m, color)}
+        fillers = set(barred.moves) - illegal
+        out = set(illegal)
+        if any(m not in illegal and m not in fillers for m in moves):
+            out |= fillers
+        if barred.passing and len(out) < len(moves):
+            out.add(PASS)
+        return sorted(out)
 
     # -- thinking -----------------------------------------------------------
 

@@ -36,6 +36,7 @@ from goengine.players.decision import sensible_mask
 from goengine.search.search import Search
 from goengine.search.limits import SearchLimits
 from goengine.programs import loading
+from goengine.search.limits import Barred
 
 
 def middle_game(size, moves, seed):
@@ -111,7 +112,7 @@ def bench(split, game, color, policy, value, args):
                           search_mode=args.search_mode)
     search = Search(policy, value, config=config)
     try:
-        search.set_position(game, color, refuse_pass=True)   # as genmove early in a game
+        search.set_position(game, color, barred=Barred(True))   # as genmove early in a game
         search.run(SearchLimits(0.5))                          # warm-up (torch, caches)
         search.tree.reset_stats()
         if search.networks:

@@ -30,6 +30,7 @@ from goengine.game.sgffile import read_games
 from goengine.players.decision import Decision
 from goengine.search.limits import SearchLimits
 from goengine.nn import on_planes
+from goengine.search.limits import Barred
 from training import evaluation
 from training.sampler import ValueExamples
 
@@ -103,8 +104,8 @@ def engine_winrates(args, positions):
             except GameError:
                 continue
             color = game.moves[move][0]
-            search.set_position(state, color, refuse_pass=Decision.refuses_pass(
-                state, color, False, SearchConfig.pass_ban_fraction))
+            search.set_position(state, color, barred=Barred(Decision.pass_barred(
+                state, color, False, SearchConfig.pass_ban_fraction)))
             search.run(SearchLimits(600, playouts=args.playouts))
             infos = search.result(1).candidates
             if not infos:

@@ -22,7 +22,7 @@ import time
 import _checkout  # noqa: F401  (this checkout's packages first)
 from goengine.game import coords, sgffile
 from goengine.game.state import GameError, from_record
-from goengine.programs import loading
+from goengine.programs import engine_spec, loading
 from goengine.rollout.scoring import neighbours
 from harness import records
 from harness.gnugo import GNUGO, GnuGo
@@ -49,13 +49,15 @@ def main(argv=None):
     loading.add_network_flags(p)
     loading.add_device_flag(p)
     loading.add_backend_flag(p)
+    engine_spec.add_search_flags(p)
     args = p.parse_args(argv)
     args.value_weights = None
-    loaded = loading.load_search(args, lambda line: print(line, file=sys.stderr),
-                                 player_log=lambda line: None)
-    if loaded is None:
+    spec = engine_spec.spec_from_args(args, lambda line: print(line, file=sys.stderr),
+                                      engine_spec.PlayerKind.SEARCH)
+    if spec is None:
         return 2
-    player = loaded[1]
+    player = engine_spec.build_engine(spec, lambda line: print(line, file=sys.stderr),
+                                      player_log=lambda line: None)
     rng = random.Random(args.seed)
     games = [g for g in games_of(args.sgf) if g.size == 19 and len(g.moves) > 110]
     rng.shuffle(games)
@@ -70,8 +72,8 @@ def main(argv=None):
                     continue
                 color, played = record.moves[number - 1]
                 seen += 1
-                head = player.network_ownership(game, color)
-                fillers = player.dead_group_fillers(game, color, head)
+                head = player.answers.network_ownership(game, color)
+                fillers = player.dead_group_fillers(game, color)
                 if not fillers:
                     continue
                 dead += 1

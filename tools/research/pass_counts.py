@@ -27,6 +27,7 @@ from goengine import PASS, opponent
 from goengine.game.sgffile import read_games
 from goengine.game.state import from_record
 from goengine.programs import loading
+from goengine.programs.engine_spec import PlayerKind, load_player
 
 
 def answers_to_passes(record):
@@ -47,7 +48,7 @@ def main(argv=None):
                         help="the network whose ownership head the count takes")
     parser.add_argument("--verbose", action="store_true", help="a line per wrong verdict")
     args = parser.parse_args(argv)
-    player = loading.load_player("policy", args.weights, log=lambda message: None)
+    player = load_player(PlayerKind.POLICY, args.weights, log=lambda message: None)
     tally = dict(answers=0, win_right=0, win_wrong=0, lose_right=0, lose_wrong=0, moves_saved=0)
     games = 0
     for record in read_games([os.fspath(p) for p in args.sgf]):

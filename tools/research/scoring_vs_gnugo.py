@@ -47,6 +47,7 @@ from goengine.game.sgffile import SgfError, new_board, read_games
 from goengine.players.decision import Decision
 from goengine.search.limits import SearchLimits
 from goengine.nn import on_planes
+from goengine.search.limits import Barred
 from harness.gnugo import GNUGO, GnuGo
 from harness.match import parse_score
 from training.dataset import HELD_OUT_FILE
@@ -97,9 +98,8 @@ def search_score(game, rollout, sims, seed):
     state = from_record(game)
     search = Search(rollout=rollout, config=SearchConfig(mixing=1.0, sim_threads=1, seed=seed))
     try:
-        search.set_position(state, state.to_move,
-                            refuse_pass=Decision.refuses_pass(
-                                state, state.to_move, False, SearchConfig.pass_ban_fraction))
+        search.set_position(state, state.to_move, barred=Barred(Decision.pass_barred(
+            state, state.to_move, False, SearchConfig.pass_ban_fraction)))
         search.run(SearchLimits(playouts=sims))
         score = search.result().score or 0.0
     finally:
@@ -124,7 +124,7 @@ def reported_lead(player, game, before=0):
     from goengine import BLACK
     from goengine.game.state import from_record
     state = from_record(game, len(game.moves) + 1 - before)
-    lead = player.score_lead(state, state.to_move)
+    lead = player.answers.score_lead(state, state.to_move)
     return lead if state.to_move == BLACK else -lead
 
 

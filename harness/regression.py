@@ -2,13 +2,17 @@
 tests, the `#? [A|B]` line after one gives the accepted answers (`[!A]`: anything but A; a
 trailing `*` marks a test expected to fail), other lines are sent as they are, and `#`
 lines are comments. `loadsgf FILE:N [move]` names game N of a collection (one SGF a line,
-as tools/tactics_suite.py writes its positions.sgfs). tools/regress.py runs a suite;
+as tools/tactics_suite.py writes its positions.sgfs), which goengine reads itself
+(sgffile.read_record); other engines get each game as a file of its own (one_game_file,
+split_collections). tools/regress.py runs a suite with gogui-regress;
 tools/research/suite_diagnose.py asks why its answers are missed."""
 
 import os
 import re
 import tempfile
 from dataclasses import dataclass
+
+from goengine.game.sgffile import read_record
 
 NUMBERED = re.compile(r"^(\d+)\s+(\S.*)$")
 EXPECTED = re.compile(r"^#\?\s*\[(.*)\](\*?)\s*$")
@@ -76,16 +80,34 @@ class one_game_file:
         match = FROM_COLLECTION.match(self.command)
         if not match:
             return self.command
-        with open(os.path.join(self.folder, match.group(1))) as f:
-            games = [line for line in f if line.strip()]
-        number = int(match.group(2))
-        if not 1 <= number <= len(games):
-            raise ValueError(f"{match.group(1)} has no game {number}")
-        self.file = tempfile.NamedTemporaryFile("w", suffix=".sgf", delete=False)
-        self.file.write(games[number - 1])
+        text, _ = read_record(os.path.join(self.folder, f"{match.group(1)}:{match.group(2)}"))
+        self.file = tempfile.NamedTemporaryFile("wb", suffix=".sgf", delete=False)
+        self.file.write(text)
         self.file.close()
         return f"loadsgf {self.file.name}{match.group(3) or ''}"
 
     def __exit__(self, *exc):
         if self.file is not None:
             os.unlink(self.file.name)
+
+
+def split_collections(path, folder):
+    """A copy of the suite at `path` in `folder` in which each `loadsgf FILE:N` names a
+    file of its own holding game N: the suite for an engine that reads only plain SGF
+    files. Returns the copy's path."""
+    source = os.path.dirname(os.path.abspath(path))
+    lines = []
+    with open(path) as f:
+        for line in f:
+            match = FROM_COLLECTION.match(line.strip())
+            if match:
+                text, _ = read_record(os.path.join(source, f"{match.group(1)}:{match.group(2)}"))
+                name = f"{os.path.splitext(match.group(1))[0]}-{match.group(2)}.sgf"
+                with open(os.path.join(folder, name), "wb") as out:
+                    out.write(text)
+                line = f"loadsgf {name}{match.group(3) or ''}\n"
+            lines.append(line)
+    copy = os.path.join(folder, os.path.basename(path))
+    with open(copy, "w") as f:
+        f.writelines(lines)
+    return copy

@@ -6,7 +6,7 @@ import pytest
 from sgfmill import sgf, sgf_moves
 
 from goengine import BLACK, PASS, WHITE
-from goengine.game import coords
+from goengine.game import coords, sgffile
 from training.dataset import GameStore
 from goengine.game.sgffile import (SgfError, iter_positions, parse_game, parse_winner,
                               read_games)
@@ -158,3 +158,20 @@ def test_setup_after_the_first_move_is_kept_and_ends_a_training_replay():
         for _, color, move in iter_positions(game):
             replayed.append(move)
     assert replayed == [coords.from_sgf("ee", 9), coords.from_sgf("cc", 9)]
+
+
+def test_a_record_is_read_from_a_file_or_as_game_n_of_a_collection(tmp_path):
+    """loadsgf FILE:N (tests/tactics' suites): game N of a collection, one SGF a line;
+    a file of that very name wins; no game N and no file are errors."""
+    collection = tmp_path / 'games.sgfs'
+    collection.write_text('(;SZ[9];B[ee])\n(;SZ[9];B[cc];W[gg])\n')
+    text, name = sgffile.read_record(f'{collection}:2')
+    assert name == 'games.sgfs:2' and sgffile.parse_game(text).moves == [
+        (BLACK, coords.from_gtp('c7', 9)), (WHITE, coords.from_gtp('g3', 9))]
+    with pytest.raises(ValueError, match='no game on line 3'):
+        sgffile.read_record(f'{collection}:3')
+    with pytest.raises(OSError):
+        sgffile.read_record(str(tmp_path / 'missing.sgfs:1'))
+    odd = tmp_path / 'odd.sgf:1'
+    odd.write_text('(;SZ[9];B[aa])')
+    assert sgffile.read_record(str(odd)) == (b'(;SZ[9];B[aa])', 'odd.sgf:1')

@@ -11,6 +11,7 @@ import pytest
 from goengine import BLACK, WHITE
 from goengine.game import coords, sgffile
 from goengine.game.state import from_record
+from harness import regression
 from harness.gnugo import GnuGo
 from harness.match import default_ours
 from tests.programs import tool
@@ -36,27 +37,27 @@ def test_the_runner_reads_gogui_regression_files(tmp_path):
     suite = tmp_path / 'x.tst'
     suite.write_text('# a comment\nboardsize 9\nclear_board\n1 reg_genmove b\n#? [C3|d4]\n'
                      'play b c3\n2 genmove w\n#? [!PASS]*\n3 name\n')
-    tests = regress.read_suite(suite)
+    tests = regression.read_suite(suite)
     assert [(t.number, t.command, t.accepted, t.expect_failure, t.setup) for t in tests] == [
         (1, 'reg_genmove b', ['C3', 'D4'], False, ['boardsize 9', 'clear_board']),
         (2, 'genmove w', ['!PASS'], True, ['play b c3'])]      # test 3 has no #?: not a test
-    assert regress.accepts(['C3', 'D4'], 'd4') and not regress.accepts(['C3', 'D4'], 'E5')
-    assert regress.accepts(['!PASS'], 'E5') and not regress.accepts(['!PASS'], 'pass')
+    assert regression.accepts(['C3', 'D4'], 'd4') and not regression.accepts(['C3', 'D4'], 'E5')
+    assert regression.accepts(['!PASS'], 'E5') and not regression.accepts(['!PASS'], 'pass')
     bad = tmp_path / 'bad.tst'
     bad.write_text('#? [C3]\n')
     with pytest.raises(ValueError, match="without a numbered command"):
-        regress.read_suite(bad)
+        regression.read_suite(bad)
 
 
 @pytest.mark.parametrize('suite, problems', [(SUITE, 60), (LOSSES, LOSS_PROBLEMS),
                                              (LOSSES_K96, LOSS_K96_PROBLEMS),
                                              (GROUPS, GROUP_PROBLEMS)])
 def test_every_problem_loads_and_its_answers_are_legal(suite, problems):
-    tests = regress.read_suite(suite)
+    tests = regression.read_suite(suite)
     assert len(tests) == problems
     for test in tests:
         (load,) = test.setup
-        with regress.one_game_file(load, suite.parent) as command:
+        with regression.one_game_file(load, suite.parent) as command:
             record = sgffile.parse_game(Path(command.split()[1]).read_bytes())
         game = from_record(record)
         color = BLACK if test.command.endswith(' b') else WHITE
@@ -74,14 +75,14 @@ def test_gnu_go_reading_confirms_a_sample_of_answers(suite, every):
     group by its life-and-death (owl) reading (sampled: every `every`-th problem)."""
     gnugo = GnuGo(GNUGO, ('--level', '10'))
     try:
-        for test in regress.read_suite(suite)[::every]:
+        for test in regression.read_suite(suite)[::every]:
             (load,) = test.setup
             color = test.command.split()[-1]
             comment = test.comment          # '... before move 31: capture J17 (5 stones)'
             task, target = comment.split(':')[-1].split()[:2]
             kind = READING_OF_TASK[task]
             for answer in test.accepted:
-                with regress.one_game_file(load, suite.parent) as command:
+                with regression.one_game_file(load, suite.parent) as command:
                     gnugo.send(command)
                 gnugo.send(f'play {color} {answer}')
                 if gnugo.send(f'color {target}') == 'empty':
@@ -101,6 +102,12 @@ def test_dragon_statuses_reads_every_row_of_gnu_gos_answer():
                                           ('C3', 'dead'), ('K10', 'critical')]
 
 
+needs_gogui_regress = pytest.mark.skipif(
+    not (shutil.which('java') and regress.REGRESS_JAR.exists()),
+    reason=f'gogui-regress needs java and {regress.REGRESS_JAR} (make test installs java)')
+
+
+@needs_gogui_regress
 def test_goengine_runs_through_the_runner(tmp_path):
     sample = tmp_path / 'sample.tst'
     text = SUITE.read_text().split('\n\n')
@@ -110,11 +117,13 @@ def test_goengine_runs_through_the_runner(tmp_path):
     engine = f'{default_ours()} --weights none --playouts 50'
     lines = []
     passed, failed, total = regress.run(sample, engine, log=lines.append)
-    assert total == 3 and passed + len(failed) == 3
+    assert total == 3 and passed + len(failed) == 3 and len(lines) == 3
     for line in lines:
-        verdict, answer = line.split()[1:3]
+        verdict = line.split()[1]
         assert verdict in ('PASS', 'FAIL')
-        assert answer.lower() == 'pass' or 0 <= coords.from_gtp(answer.lower(), 19) < 361
+        if verdict == 'FAIL':
+            answer = line.split()[2]
+            assert answer.lower() in ('pass', 'resign') or 0 <= coords.from_gtp(answer.lower(), 19) < 361
 
 
 def test_the_diagnosis_says_why_an_answer_was_missed(tmp_path):
@@ -133,7 +142,7 @@ def test_the_diagnosis_says_why_an_answer_was_missed(tmp_path):
     suite.write_text('# made by hand\n\n# x before move 9: kill C3 (6 stones); the game played Q4\n'
                      'loadsgf positions.sgfs:1\n1 reg_genmove b\n#? [R3]\n\n'
                      'loadsgf positions.sgfs:2\n2 reg_genmove w\n#? [C3]\n')
-    first, second = regress.read_suite(suite)
+    first, second = regression.read_suite(suite)
     assert first.comment.endswith('the game played Q4') and second.comment == ''
 
 
@@ -144,7 +153,7 @@ def test_a_lost_game_gives_the_group_it_lost_as_a_problem(tmp_path):
     game's K12 was not it, so that is the problem written."""
     game = REPO / 'docs' / 'matches' / '2026-11.tar' / '2026-11-25-gnugo10-handicap5-zen4'
     tactics_suite.main([f'{game}:7', '--moves', '276-277', '--color', 'w', '--out', str(tmp_path)])
-    (test,) = regress.read_suite(tmp_path / 'suite.tst')
+    (test,) = regression.read_suite(tmp_path / 'suite.tst')
     assert (test.command, test.accepted) == ('reg_genmove w', ['T12'])
     assert test.comment.endswith(
         'game 7 before move 277: live Q14 (15 stones); the game played K12')
@@ -222,3 +231,25 @@ def test_the_fight_judge_reads_each_problem_after_its_answer_and_after_a_pass():
         assert right == ((task, when) in (('live', 'answer'), ('kill', 'pass')))
     assert len(verdicts) == 40
     assert fights.disagreements(verdicts, verdicts) == (0, 0)
+
+
+@needs_gnugo
+@needs_gogui_regress
+def test_gnu_go_runs_the_suite_split_into_files(tmp_path):
+    """GNU Go reads no game N of a collection: --split gives it each position as a file."""
+    sample = tmp_path / 'sample.tst'
+    sample.write_text('\n\n'.join(SUITE.read_text().split('\n\n')[1:4]) + '\n')
+    shutil.copy(SUITE.parent / 'positions.sgfs', tmp_path / 'positions.sgfs')
+    lines = []
+    passed, failed, total = regress.run(sample, f'{GNUGO} --mode gtp --level 1',
+                                        log=lines.append, split=True)
+    assert total == 3 and passed + len(failed) == 3
+    assert not any('no verdict' in line for line in lines), lines
+    folder = tmp_path / 'copy'
+    folder.mkdir()
+    copy = Path(regression.split_collections(sample, folder))
+    loads = [line.split()[1] for line in copy.read_text().splitlines()
+             if line.startswith('loadsgf')]
+    games = (tmp_path / 'positions.sgfs').read_text().splitlines()
+    assert loads == ['positions-1.sgf', 'positions-2.sgf', 'positions-3.sgf']
+    assert [(folder / name).read_text() for name in loads] == [g + '\n' for g in games[:3]]

@@ -1,68 +1,86 @@
 #!/usr/bin/env python3
-"""Run a GoGui regression suite (.tst) against a GTP engine and count the answers it gets right.
+"""Run a GoGui regression suite (.tst) with GoGui's own gogui-regress and print our summary.
 
-A .tst file is GTP commands, one a line, as gogui-regress reads them:
-numbered commands are tests, and the `#? [A|B]` line after one gives the
-accepted answers (`[!A]`: anything but A; a trailing `*` marks a test expected
-to fail, counted apart). Other lines are sent as they are (loadsgf ...), and
-comments (#) are skipped. The engine runs in the .tst file's folder, so
-loadsgf paths are relative to it. `loadsgf FILE:N [move]` names game N of a collection
-(one SGF a line, as tools/tactics_suite.py writes its positions.sgfs): the game goes to
-the engine as a file of its own.
+A .tst file is GTP commands, one a line: numbered commands are tests, and the `#? [A|B]`
+line after one gives the accepted answers (`[!A]`: anything but A; a trailing `*` marks
+a test expected to fail). gogui-regress (../shared/tools/gogui, GOGUI_DIR overrides) runs
+the engine in the suite's folder and judges every answer; this prints one line a test
+and the summary line `passed P of N` from its report. Our suites name their positions
+`loadsgf positions.sgfs:N`, game N of a collection, which goengine reads itself
+(sgffile.read_record); `--split` gives an engine that reads only plain SGF files (GNU Go)
+a copy of the suite with each position in a file of its own.
 
-    .venv/bin/python tools/regress.py tests/tactics/suite.tst                   # goengine, 3 s a move
-    .venv/bin/python tools/regress.py tests/tactics/suite.tst \\
-        --engine "/usr/games/gnugo --mode gtp --level 10"                       # GNU Go on the same suite
+    .venv/bin/python tools/regress.py tests/tactics/groups/suite.tst             # goengine, 3 s a move
+    .venv/bin/python tools/regress.py tests/tactics/groups/suite.tst --split \\
+        --engine "/usr/games/gnugo --mode gtp --level 10"                         # GNU Go on the same suite
 
 Last line: `passed P of N` (and the failed test numbers before it).
 """
 
 import argparse
 import os
+import re
 import shlex
+import shutil
+import subprocess
 import sys
-import time
+import tempfile
+from pathlib import Path
 
 import _checkout  # noqa: F401  (this checkout's packages first)
-from harness.gtp_client import EngineError, GtpFailure, GtpProcess
 from harness.match import default_ours
-from harness.regression import accepts, one_game_file, read_suite
+from harness.regression import read_suite, split_collections
 
 DEFAULT_ENGINE = f"{default_ours()} --time-per-move 3"    # its default network, as a user runs it
+GOGUI = Path(os.environ.get("GOGUI_DIR", _checkout.ROOT.parent / "shared" / "tools" / "gogui"))
+REGRESS_JAR = GOGUI / "lib" / "gogui-regress.jar"
+# gogui-regress -long, one line a test: "3 passed", "3 PASSED" (expected to fail),
+# "3 failed: Correct 'T12', got 'M1'" (expected to) or "3 FAILED: ..."
+RESULT = re.compile(r"^(\d+) (passed|failed)(?:: .*got '(.*)')?", re.I)
 
 
-def run(path, engine_command, timeout=120.0, log=print):
-    """(passed, failed test numbers) of the suite at `path` against `engine_command`."""
+class RegressError(Exception):
+    """gogui-regress could not run the suite (one line saying why)."""
+
+
+def run(path, engine_command, log=print, split=False):
+    """(passed, failed test numbers, tests) of the suite at `path` under gogui-regress
+    against `engine_command`; each test's line to `log`."""
+    if not shutil.which("java"):
+        raise RegressError("java is not installed (make test installs it)")
+    if not REGRESS_JAR.exists():
+        raise RegressError(f"no {REGRESS_JAR} (GoGui, ../shared/tools/gogui; GOGUI_DIR)")
     tests = read_suite(path)
     argv = shlex.split(engine_command)
     # the engine runs in the suite's folder: paths given from here are made absolute
-    argv = [os.path.abspath(a) if not os.path.isabs(a) and (os.sep in a or os.path.exists(a))
-            and os.path.exists(a) else a for a in argv]
-    engine = GtpProcess(shlex.join(argv), name="engine", cwd=os.path.dirname(os.path.abspath(path)))
-    passed, failed = 0, []
-    try:
-        for test in tests:
-            for command in test.setup:
-                with one_game_file(command, os.path.dirname(os.path.abspath(path))) as sent:
-                    engine.send(sent, timeout)
-            start = time.monotonic()
-            try:
-                answer = engine.send(test.command, timeout)
-            except GtpFailure as exc:
-                answer = f"? {exc}"
-            ok = accepts(test.accepted, answer)
-            passed += ok
-            if not ok:
-                failed.append(test.number)
-            log(f"{test.number}: {'PASS' if ok else 'FAIL'} {answer} "
-                f"(accepted {'|'.join(test.accepted)}; {time.monotonic() - start:.1f} s)")
-        try:
-            engine.send("quit", 10)
-        except EngineError:
-            pass
-    finally:
-        engine.close()
-    return passed, failed, len(tests)
+    argv = [os.path.abspath(a) if not os.path.isabs(a) and os.path.exists(a) else a
+            for a in argv]
+    with tempfile.TemporaryDirectory() as scratch:
+        suite = split_collections(path, scratch) if split else os.path.abspath(path)
+        done = subprocess.run(["java", "-jar", str(REGRESS_JAR), "-long", "-output",
+                               os.path.join(scratch, "report"), shlex.join(argv), suite],
+                              capture_output=True, text=True)
+        summary = Path(scratch, "report", "summary.dat")
+        if not summary.exists():
+            last = (done.stderr.strip() or done.stdout.strip()).splitlines()[-1:]
+            raise RegressError(f"gogui-regress: {last[0] if last else 'no report'}")
+        counts = dict(zip(*[line.lstrip("#").split("\t") for line in
+                            summary.read_text().splitlines()[:2]]))
+    verdicts = {int(m.group(1)): (m.group(2).lower() == "passed", m.group(3))
+                for m in map(RESULT.match, done.stdout.splitlines()) if m}
+    failed = []
+    for test in tests:
+        ok, answer = verdicts.get(test.number, (False, "(no verdict)"))
+        if not ok:
+            failed.append(test.number)
+        log(f"{test.number}: PASS" if ok else
+            f"{test.number}: FAIL {answer} (accepted {'|'.join(test.accepted)})")
+    total = int(counts["Tests"])
+    passed = int(counts["PASS"]) + int(counts["pass"])
+    if total != len(tests) or passed != len(tests) - len(failed):
+        raise RegressError(f"gogui-regress counted {passed} of {total}, its lines "
+                           f"{len(tests) - len(failed)} of {len(tests)}")
+    return passed, failed, total
 
 
 def main(argv=None):
@@ -72,11 +90,13 @@ def main(argv=None):
     parser.add_argument("--engine", default=DEFAULT_ENGINE,
                         help="the engine's command line "
                              "(default: goengine with its default network at 3 s a move)")
-    parser.add_argument("--timeout", type=float, default=120.0, help="seconds for one answer")
+    parser.add_argument("--split", action="store_true",
+                        help="give the engine each position in a file of its own (for an "
+                             "engine that cannot read game N of a collection: GNU Go)")
     args = parser.parse_args(argv)
     try:
-        passed, failed, total = run(args.suite, args.engine, args.timeout)
-    except (OSError, ValueError, EngineError) as exc:
+        passed, failed, total = run(args.suite, args.engine, split=args.split)
+    except (OSError, ValueError, RegressError) as exc:
         print(f"regress: {exc}", file=sys.stderr)
         return 1
     if failed:

@@ -28,7 +28,8 @@ they test little.
 
 Each problem is a position (the game up to that point), one SGF a line in the output
 folder's positions.sgfs; suite.tst lists them in GoGui's regression format, which
-tools/regress.py runs against any GTP engine (FILE:N is game N of the collection):
+gogui-regress runs as written with goengine (its loadsgf reads FILE:N, game N of the
+collection) and tools/regress.py runs through gogui-regress (--split for GNU Go):
 
     loadsgf positions.sgfs:1
     1 reg_genmove b

@@ -195,6 +195,22 @@ def iter_records(path):
                 yield f"{base}:{number}", line
 
 
+def read_record(name):
+    """(SGF bytes, record name) of the file `name`, or, where no such file exists and the
+    name is FILE:N, of game N of the collection FILE (one SGF a line, as iter_records
+    names them): what GTP's loadsgf reads, so that a regression suite's positions can sit
+    in one collection (tests/tactics/*/positions.sgfs). OSError for a missing file,
+    ValueError for a collection without game N."""
+    base, _, number = name.rpartition(":")
+    if os.path.exists(name) or not base or not number.isdigit():
+        with open(name, "rb") as f:
+            return f.read(), os.path.basename(name)
+    for record_name, text in iter_records(base):
+        if record_name == f"{os.path.basename(base)}:{number}":
+            return text, record_name
+    raise ValueError(f"{base} has no game on line {number}")
+
+
 def read_games(paths, errors=None, limit=None):
     """Parse the games of files/folders in order, skipping broken ones.
 

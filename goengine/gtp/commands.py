@@ -10,7 +10,6 @@ Streaming commands (lz-analyze, lz-genmove_analyze) write partial output as
 they go and stop when `engine.interrupt.wait()` says new input is pending.
 """
 
-import os
 import time
 
 from goengine import BLACK, WHITE, IllegalMove
@@ -233,9 +232,8 @@ class SgfHandlers(Family):
     def loadsgf(self, args):
         expect_args(args, 1, 2)
         move_number = parse_int(args[1], low=0) if len(args) == 2 else None
-        try:
-            with open(args[0], 'rb') as f:
-                record = sgffile.parse_game(f.read(), os.path.basename(args[0]))
+        try:   # FILE:N: game N of a collection (sgffile.read_record), for regression suites
+            record = sgffile.parse_game(*sgffile.read_record(args[0]))
             # A record without a readable KM keeps the komi the controller set (GNU Go too).
             game = from_record(record, move_number, self.game.ruleset,
                                default_komi=self.game.komi)

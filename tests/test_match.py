@@ -1,7 +1,9 @@
 """tools/match.py: short games between real engines, engines that crash, hang
 or cheat, the score parsing and the Wilson interval arithmetic."""
 
+import gzip
 import os
+import subprocess
 import re
 import shlex
 import shutil
@@ -415,3 +417,37 @@ def test_openings_that_cannot_be_read_are_one_error_and_no_match(tmp_path, capsy
                                str(tmp_path / 'missing.sgfs'), '--ours', OURS])
     assert code == 2 and 'missing.sgfs' in capsys.readouterr().err
     assert not out.exists()
+
+
+TWOGTP = Path(os.environ.get('GOGUI_DIR', REPO.parent / 'shared' / 'tools' / 'gogui')) / 'lib' / 'gogui-twogtp.jar'
+
+
+def sgf_moves(text):
+    """The (colour, point) moves of an SGF game, a pass as ''."""
+    return [(c, '' if p == 'tt' else p) for c, p in re.findall(r';\s*([BW])\[([a-t]{0,2})\]', text)]
+
+
+@pytest.mark.slow
+@pytest.mark.skipif(not (GNUGO and shutil.which('java') and TWOGTP.exists()),
+                    reason=f'needs GNU Go, java and {TWOGTP}')
+def test_gogui_twogtp_and_match_play_and_score_the_same_games(tmp_path, capsys):
+    """GoGui's gogui-twogtp, the field's match runner, against tools/match.py: the same two
+    games (fresh engines each, GNU Go seeded, random goengine seeded), the same moves,
+    winners and GNU Go referee's scores."""
+    gnugo = f'{GNUGO} --mode gtp --level 1 --seed 1'
+    referee = f'{GNUGO} --mode gtp --chinese-rules'
+    theirs = []
+    for name, black, white in (('a', OURS, gnugo), ('b', gnugo, OURS)):
+        subprocess.run(['java', '-jar', str(TWOGTP), '-black', black, '-white', white,
+                        '-referee', referee, '-size', '19', '-komi', '7.5', '-games', '1',
+                        '-auto', '-sgffile', str(tmp_path / name)], check=True, timeout=600,
+                        capture_output=True)
+        row = [line for line in (tmp_path / f'{name}.dat').read_text().splitlines()
+               if not line.startswith('#')][0].split('\t')
+        theirs.append((row[3], sgf_moves((tmp_path / f'{name}-0.sgf').read_text())))
+    tool('match').main(['--games', '2', '--size', '19', '--komi', '7.5', '--ours', OURS,
+                        '--opponent', gnugo, '--scorer', referee, '--out', str(tmp_path / 'm')])
+    ours = gzip.open(tmp_path / 'm' / 'games.sgfs.gz', 'rt').read().splitlines()
+    results = [re.search(r'RE\[([^\]]*)\]', game).group(1) for game in ours]
+    assert [(result, sgf_moves(game)) for result, game in zip(results, ours)] == theirs
+    assert all('+R' not in result for result in results)     # both scored by the referee

@@ -342,8 +342,9 @@ def with_time_per_move(command, seconds):
     return f'{command} --time-per-move {seconds:g}'
 
 
-def add_game_arguments(p):
-    """The options of one game between two GTP engines, shared with tools/tune.py."""
+def add_game_arguments(p, run='match'):
+    """The options of one game between two GTP engines and the run's --out folder
+    (runs/<run>-<date-time> by default), shared by tools/match.py and tools/tune.py."""
     p.add_argument('--size', type=int, default=19)
     p.add_argument('--komi', type=float, default=7.5)
     p.add_argument('--scorer', default=DEFAULT_SCORER,
@@ -355,3 +356,6 @@ def add_game_arguments(p):
     p.add_argument('--startup-timeout', type=float, default=120.0)
     p.add_argument('--max-moves', type=int, default=None,
                    help='move cap, then adjudicate by score (default: 2 * size^2)')
+    p.add_argument('--out', default=None,
+                   help=f'folder for SGF files, engine logs and results.txt (default: '
+                        f'runs/{run}-<date-time>); the same folder resumes a stopped run')

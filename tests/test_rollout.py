@@ -16,7 +16,6 @@ from goengine.rollout._rollout import FEATURE_NAMES
 from goengine.rollout._patterns import (NO_PATTERN, PatternKeys, canonical, flip_colors, forbidden,
                                 move_keys, symmetries)
 from goengine.nn.features import symmetric_move
-from goengine.game.coords import from_gtp
 from goengine.rollout._rollout import RolloutPolicy
 from goengine.rollout.rollout_weights import (DEFAULT_PATH, MAGIC, RolloutLoadError, load, save,
                                       read_weights, write_weights)
@@ -249,117 +248,6 @@ def test_two_threads_roll_out_without_the_gil(policy):
     assert len(inside) > 20
     # and sharing the model changed nothing: the same seeds, one at a time
     assert sorted(counts) == [(s, policy.rollouts(board, 30, seed=s)) for s in (1, 2)]
-
-
-# -- the rollouts' tactics (off by default; docs/DECISIONS.md 'rollout tactics') ----------
-
-def with_tactics(*names):
-    """A fresh copy of the shipped policy (the module's one stays as it is) with tactics."""
-    try:
-        fresh = load(DEFAULT_PATH)
-    except RolloutLoadError:
-        fresh = RolloutPolicy.uniform()
-    fresh.tactics = names
-    return fresh
-
-
-def position(size, black, white):
-    """Black's stones, then White's (GTP vertices; the other side passes between), so that
-    Black moves next and White's last stone is the last move."""
-    board = Board(size)
-    for vertex in black:
-        board.play(from_gtp(vertex, size), BLACK)
-        board.play(PASS, WHITE)
-    for vertex in white:
-        board.play(PASS, BLACK)
-        board.play(from_gtp(vertex, size), WHITE)
-    return board
-
-
-def first_moves(policy, board, seeds=20):
-    return {policy.rollout_moves(board, seed=seed)[1][0] for seed in range(seeds)}
-
-
-def test_tactics_are_named_and_off_by_default():
-    assert RolloutPolicy.uniform().tactics == frozenset()
-    fresh = with_tactics("save", "nakade")
-    assert fresh.tactics == {"save", "nakade"}
-    with pytest.raises(ValueError, match="unknown rollout tactic 'eyes'"):
-        fresh.tactics = ["eyes"]
-    assert fresh.tactics == {"save", "nakade"}
-
-
-def test_save_tactic_extends_a_chain_in_atari_beside_the_last_move():
-    # White's D4 leaves Black's D5-D6 one liberty, D7, which gives it three
-    start = position(9, ["D5", "D6"], ["C5", "C6", "E5", "E6", "D4"])
-    assert start.chain_liberties(from_gtp("D5", 9)) == 1
-    assert first_moves(with_tactics("save"), start) == {from_gtp("D7", 9)}
-
-
-def test_capture_tactic_takes_a_chain_in_atari_beside_the_last_move():
-    # White's D5 leaves its D5-D6 in atari at D7
-    start = position(9, ["C5", "C6", "E5", "E6", "D4"], ["D6", "D5"])
-    assert start.chain_liberties(from_gtp("D5", 9)) == 1
-    assert first_moves(with_tactics("capture"), start) == {from_gtp("D7", 9)}
-
-
-def test_nakade_tactic_plays_the_vital_point():
-    # White walls in A1-B1-C1 (a straight three on the edge), D1 its last move
-    start = position(9, ["G7"], ["A2", "B2", "C2", "D2", "D1"])
-    assert first_moves(with_tactics("nakade"), start) == {from_gtp("B1", 9)}
-
-
-def test_self_atari_tactic_never_gives_away_three_stones():
-    fresh = with_tactics("self-atari")
-    for seed in range(6):
-        start = Board(9, komi=7.5)
-        _, moves = fresh.rollout_moves(start, seed=seed)
-        board = start.copy()
-        board.superko = False
-        for move in moves:
-            captured = board.play(move)
-            if move != PASS:
-                assert captured or board.chain_liberties(move) > 1 or \
-                    len(board.chain_stones(move)) < 3, (seed, move)
-
-
-def two_liberty_answers(board):
-    """What TACTIC_TWO_LIBS may play, read with the Board API: for each 2-liberty chain on or
-    beside the last move, Black's working ladder ataris on White's, and on Black's of 2+
-    stones the extensions to 3+ liberties."""
-    size, last, me = board.size, board.last_move, board.to_move
-    row, col = divmod(last, size)
-    around = [last] + [r * size + c for r, c in ((row - 1, col), (row + 1, col), (row, col - 1),
-                                                  (row, col + 1)) if 0 <= r < size and 0 <= c < size]
-    answers = set()
-    for point in around:
-        if board.color_at(point) == 0 or board.chain_liberties(point) != 2:
-            continue
-        for liberty in board.chain_liberty_points(point):
-            if not board.is_legal(liberty, me) or board.is_eye(liberty, me):
-                continue
-            if board.color_at(point) != me:
-                if board.is_ladder_capture(liberty, me):
-                    answers.add(liberty)
-            elif len(board.chain_stones(point)) >= 2:
-                after = board.copy()
-                after.play(liberty, me)
-                if after.chain_liberties(liberty) >= 3:
-                    answers.add(liberty)
-    return answers
-
-
-def test_two_liberty_tactic_plays_only_its_answers():
-    fresh, checked = with_tactics("two-libs"), 0
-    for seed in range(200):
-        board = random_play(9, seed, 40)
-        if board.last_move == PASS or board.ko != PASS:
-            continue
-        answers = two_liberty_answers(board)
-        if answers:
-            assert first_moves(fresh, board, 8) <= answers, seed
-            checked += 1
-    assert checked >= 5
 
 
 # -- weights file --------------------------------------------------------------

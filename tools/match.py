@@ -81,9 +81,7 @@ def build_parser():
                    help='stop before --games once an SPRT (alpha = beta = 0.05, as '
                         'tools/tune.py) accepts "ours is ELO1 Elo stronger" or "ELO0"; '
                         'each game then prints its verdict line, e.g. --sprt 0 100')
-    add_game_arguments(p)
-    p.add_argument('--out', default=None, help='folder for SGF files and engine logs '
-                                               '(default: runs/match-<date-time>)')
+    add_game_arguments(p, 'match')
     return p
 
 

@@ -48,9 +48,7 @@ def build_parser():
                    help='chance of accepting H0 when H1 holds (default: %(default)s)')
     p.add_argument('--max-games', type=int, default=400,
                    help='stop undecided after this many games (default: %(default)s)')
-    match.add_game_arguments(p)
-    p.add_argument('--out', default=None, help='folder for SGF files, logs and results.txt '
-                   '(default: runs/tune-<date-time>); the same folder resumes a run')
+    match.add_game_arguments(p, 'tune')
     return p
 
 

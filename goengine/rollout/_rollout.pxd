@@ -23,7 +23,6 @@ ctypedef struct RolloutModel:
     float* rollout_weights      # the rollout policy's linear softmax weights
     float* rollout_gammas       # exp(rollout_weights)
     float* tree_weights         # the tree policy's weights
-    int tactics                 # TACTIC_* bits: moves the rollouts play outright or never
 
 cdef void rollout_play(const RolloutModel* model, BoardState* b, uint64_t* rng) noexcept nogil
 cdef int rollout_result(const RolloutModel* model, BoardState* b, double komi,

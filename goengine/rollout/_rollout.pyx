@@ -26,7 +26,7 @@ import numpy as np
 
 from goengine._board cimport (
     Board, BoardState, EMPTY, BLACK, WHITE, BORDER, PASS_POINT, MAX_POINTS, MAX_STRIDE,
-    copy_state, is_dead_ladder_extension, is_ladder_capture, is_legal, libs_after_move,
+    copy_state, is_dead_ladder_extension, is_legal, libs_after_move,
     area_counts, area_owner,
     add_area_owner, point_of,
     random_playout,
@@ -54,19 +54,6 @@ cdef enum:
     MAX_LOCAL = 48
     MAX_SAVES = 16
     MAX_NAKADE = 4
-    MAX_TACTICAL = 16
-
-# The rollouts' tactics (RolloutPolicy.tactics), each a bit: fixed rules of the engines of
-# 2010 on top of the learned weights, for capture races and eyes (docs/ROLLOUT.md).
-cdef enum:
-    TACTIC_SELF_ATARI = 1   # never a self-atari of 3+ stones that captures nothing
-    TACTIC_NAKADE = 2       # the vital point of a small eye space beside the last move, played
-    TACTIC_SAVE = 4         # a chain in atari beside the last move saved when it can be
-    TACTIC_TWO_LIBS = 8     # a 2-liberty chain beside the last move: captured by a working
-                            # ladder, or (the mover's) extended to 3+ liberties
-    TACTIC_CAPTURE = 16     # an opponent chain in atari on or beside the last move, captured
-TACTICS = {"self-atari": TACTIC_SELF_ATARI, "nakade": TACTIC_NAKADE, "save": TACTIC_SAVE,
-           "two-libs": TACTIC_TWO_LIBS, "capture": TACTIC_CAPTURE}
 
 FIXED_FEATURES = F_PATTERNS
 SLOTS = NUM_SLOTS
@@ -557,107 +544,6 @@ cdef void _apply_local(Sampler* s, const Context* ctx) noexcept nogil:
         _weigh_local(s, ctx, ctx.nakade_point[j])
 
 
-cdef inline bint _playable(Sampler* s, int p, int c) noexcept nogil:
-    """A move the sampler could draw now: weighted, not the ko, legal."""
-    cdef const BoardState* b = s.pb.b
-    return p != PASS_POINT and s.weight[c][p] > 0.0 and not (p == b.ko and c == b.ko_color) \
-        and is_legal(b, p, c)
-
-
-cdef int _chain_liberties(const BoardState* b, int h, int* out, int cap) noexcept nogil:
-    """Up to cap liberties of the chain whose head is h, into out; returns how many."""
-    cdef int s = h, k, n = 0
-    cdef int d[4]
-    while True:
-        d[0] = s - b.stride; d[1] = s - 1; d[2] = s + 1; d[3] = s + b.stride
-        for k in range(4):
-            if b.color[d[k]] == EMPTY:
-                n = _add_unique(out, n, cap, d[k])
-        s = b.next_stone[s]
-        if s == h or n == cap:
-            return n
-
-
-cdef inline void _on_and_beside(const BoardState* b, int p, int* around) noexcept nogil:
-    """p and its four neighbours, into around (5 ints)."""
-    around[0] = p
-    around[1] = p - b.stride; around[2] = p - 1; around[3] = p + 1; around[4] = p + b.stride
-
-
-cdef int _two_liberty_moves(Sampler* s, const Context* ctx, int* moves) noexcept nogil:
-    """TACTIC_TWO_LIBS: for each 2-liberty chain on or beside the last move, the atari that
-    captures it in a ladder (the opponent's), or the extension to 3+ liberties (the
-    mover's, of 2+ stones)."""
-    cdef const BoardState* b = s.pb.b
-    cdef int c = ctx.c, k, j, q, h, captured, size, nh = 0, n = 0
-    cdef int around[5]
-    cdef int heads[5]
-    cdef int libs[2]
-    _on_and_beside(b, ctx.prev, around)
-    for k in range(5):
-        q = around[k]
-        if (b.color[q] != BLACK and b.color[q] != WHITE) or b.libs[b.head[q]] != 2:
-            continue
-        h = b.head[q]
-        j = nh
-        nh = _add_unique(heads, nh, 5, h)
-        if nh == j:
-            continue                        # this chain was read from another stone
-        _chain_liberties(b, h, libs, 2)
-        for j in range(2):
-            if not _playable(s, libs[j], c):
-                continue
-            if b.color[h] == c:
-                if b.num_stones[h] >= 2 and \
-                        libs_after_move(b, libs[j], c, 3, &captured, &size) >= 3:
-                    n = _add_unique(moves, n, MAX_TACTICAL, libs[j])
-            elif is_ladder_capture(b, libs[j], c):
-                n = _add_unique(moves, n, MAX_TACTICAL, libs[j])
-    return n
-
-
-cdef int _captures(Sampler* s, const Context* ctx, int* moves) noexcept nogil:
-    """TACTIC_CAPTURE: the last liberty of each opponent chain in atari on or beside the
-    last move."""
-    cdef const BoardState* b = s.pb.b
-    cdef int k, q, lib, n = 0
-    cdef int around[5]
-    _on_and_beside(b, ctx.prev, around)
-    for k in range(5):
-        q = around[k]
-        if b.color[q] == 3 - ctx.c and b.libs[b.head[q]] == 1:
-            lib = _a_liberty(b, b.head[q])
-            if _playable(s, lib, ctx.c):
-                n = _add_unique(moves, n, MAX_TACTICAL, lib)
-    return n
-
-
-cdef int _tactical_move(Sampler* s, const Context* ctx, uint64_t* rng) noexcept nogil:
-    """The move the rollouts' tactics (RolloutModel.tactics) play outright here, or
-    PASS_POINT to draw one from the weights: a nakade point first, then a save, a capture,
-    a 2-liberty fight, each a uniform choice among its moves."""
-    cdef int tactics = s.model.tactics, c = ctx.c, n = 0, j, p
-    cdef int moves[MAX_TACTICAL]
-    if tactics == 0 or ctx.prev == PASS_POINT:
-        return PASS_POINT
-    if tactics & TACTIC_NAKADE:
-        for j in range(ctx.num_nakade):
-            if _playable(s, ctx.nakade_point[j], c):
-                n = _add_unique(moves, n, MAX_TACTICAL, ctx.nakade_point[j])
-    if n == 0 and tactics & TACTIC_SAVE:
-        for j in range(ctx.num_saves):
-            p = ctx.saves[j]
-            if _playable(s, p, c) and not (s.ladders and is_dead_ladder_extension(s.pb.b, p, c)):
-                n = _add_unique(moves, n, MAX_TACTICAL, p)
-    if n == 0 and tactics & TACTIC_CAPTURE:
-        n = _captures(s, ctx, moves)
-    if n == 0 and tactics & TACTIC_TWO_LIBS:
-        n = _two_liberty_moves(s, ctx, moves)
-    if n == 0:
-        return PASS_POINT
-    return moves[<int>(_uniform(rng) * n) % n]
-
-
 cdef double _resum(Sampler* s, int c) noexcept nogil:
     """Row sums recomputed exactly (the running ones collect rounding errors)."""
     cdef const BoardState* b = s.pb.b
@@ -706,15 +592,12 @@ cdef int _sample(Sampler* s, int c, uint64_t* rng) noexcept nogil:
 
 cdef int _choose_move(Sampler* s, uint64_t* rng) noexcept nogil:
     cdef const BoardState* b = s.pb.b
-    cdef int c = b.to_move, p, captured, size
+    cdef int c = b.to_move, p
     cdef Context ctx
     _restore_local(s)
     _apply_changes(s)
     context_init(&ctx, s.model, b, c)
     _apply_local(s, &ctx)
-    p = _tactical_move(s, &ctx, rng)
-    if p != PASS_POINT:
-        return p
     while True:
         p = _sample(s, c, rng)
         if p != PASS_POINT and p == b.ko and c == b.ko_color:
@@ -725,10 +608,6 @@ cdef int _choose_move(Sampler* s, uint64_t* rng) noexcept nogil:
         # reading every atari here is too slow (docs/DECISIONS.md, 'failing ladder chases')
         if s.ladders and p != PASS_POINT and is_dead_ladder_extension(b, p, c) \
                 and _override(s, c, p, 0.0):
-            continue
-        if s.model.tactics & TACTIC_SELF_ATARI and p != PASS_POINT \
-                and libs_after_move(b, p, c, 2, &captured, &size) == 1 \
-                and size >= 3 and captured == 0 and _override(s, c, p, 0.0):
             continue
         return p
 
@@ -892,19 +771,6 @@ cdef class RolloutPolicy:
     def num_features(self):
         return self.model.num_features
 
-    @property
-    def tactics(self):
-        """The rollouts' fixed tactics, names of TACTICS (empty: the learned weights alone)."""
-        return frozenset(name for name, bit in TACTICS.items() if self.model.tactics & bit)
-
-    @tactics.setter
-    def tactics(self, names):
-        cdef int bits = 0
-        for name in names:
-            if name not in TACTICS:
-                raise ValueError(f"unknown rollout tactic {name!r} (known: {', '.join(TACTICS)})")
-            bits |= TACTICS[name]
-        self.model.tactics = bits
 
     def weights(self, tree=False):
         return self.arrays["tree_weights" if tree else "rollout_weights"]

@@ -8,7 +8,6 @@
   points agree with the recorded winner how often (chance: 50%)
 
     nice -n 10 .venv/bin/python tools/bench/bench_rollout.py [--weights weights/rollout.weights]
-        [--tactics save,capture]   # the rollouts' tactics, docs/ROLLOUT.md
 """
 
 import argparse
@@ -112,18 +111,11 @@ def main():
     parser.add_argument("--final-games", type=int, default=1500,
                         help="held-out games scanned for results by points")
     parser.add_argument("--final-rollouts", type=int, default=32)
-    parser.add_argument("--tactics", default="",
-                        help="the rollouts' tactics, comma-separated names of TACTICS "
-                             "(docs/ROLLOUT.md; default none, as the engine plays them)")
     args = parser.parse_args()
 
     policy = rollout_weights.load(args.weights)
-    try:
-        policy.tactics = [name for name in args.tactics.split(",") if name]
-    except ValueError as exc:
-        parser.error(str(exc))
     uniform = RolloutPolicy.uniform()
-    print(f"weights: {policy!r}, tactics: {', '.join(sorted(policy.tactics)) or 'none'}")
+    print(f"weights: {policy!r}")
     print(f"machine load average {os.getloadavg()[0]:.1f} on {os.cpu_count()} CPUs "
           f"(wall-clock rates suffer when it exceeds the CPUs)")
     for name, model in (("rollout policy", policy), ("uniform random", uniform)):

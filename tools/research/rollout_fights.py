@@ -6,24 +6,23 @@ or saves (owl_attack and owl_defend both succeed). So two positions a problem ha
 fate: after the suite's first accepted answer the group goes the mover's way, and after
 the mover passes (the opponent now moving first) the other way. From each, --rollouts
 rollouts of the shipped rollout policy, as the search plays them (no dead ladder run out),
-and the verdict is the group's mean owner at its named stone. One line a setting of the
-rollouts' tactics (RolloutPolicy.tactics); with --weights-net, one more for a four-headed
+and the verdict is the group's mean owner at its named stone. One line for the rollouts;
+with --weights-net, one more for a four-headed
 network's ownership head on the same positions (the other judge the apv search's leaves
 mix), where the first setting and the head disagree which was right, and how often its value
 head, one move deep, rates the answer above the policy's favourite move. With --teacher, the
 same for KataGo's network (training/teacher_net.py, Chinese rules, the game's komi): the
 figures a student of it aims at:
 
-    tactics none: 179 of 302 (59.3 %, Wilson 53.6-64.7); live after the answer 30 of 38, ...
+    rollouts: 179 of 302 (59.3 %, Wilson 53.6-64.7); live after the answer 30 of 38, ...
 
     .venv/bin/python tools/research/rollout_fights.py tests/tactics/groups/suite.tst \\
-        --rollouts 256 --tactics none save,capture --weights-net weights/sl.pt
+        --rollouts 256 --weights-net weights/sl.pt
 """
 
 import argparse
 import os
 import re
-import sys
 import time
 
 import numpy as np
@@ -185,9 +184,6 @@ def network(path):
 def main(argv=None):
     p = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     p.add_argument("suite")
-    p.add_argument("--tactics", nargs="*", default=["none"],
-                   help="settings to compare, each 'none' or comma-separated names of "
-                        "RolloutPolicy's TACTICS")
     p.add_argument("--rollouts", type=int, default=64)
     p.add_argument("--weights", default=rollout_weights.DEFAULT_PATH)
     p.add_argument("--seed", type=int, default=0, help="problem i's rollouts use seed + i")
@@ -200,21 +196,11 @@ def main(argv=None):
     cases = list(problems(args.suite))
     policy = rollout_weights.load(args.weights)
     evaluator = network(args.weights_net) if args.weights_net else None
-    judges = []
-    for setting in args.tactics:
-        judges.append((f"tactics {setting}", setting))
+    judges = [("rollouts", rollouts_judge(policy, args.rollouts, args.seed))]
     if args.weights_net:
-        judges.append((f"ownership head of {args.weights_net}", None))
+        judges.append((f"ownership head of {args.weights_net}", head_judge(evaluator)))
     results = []
-    for name, setting in judges:
-        if setting is None:
-            lives = head_judge(evaluator)
-        else:
-            try:
-                policy.tactics = [] if setting == "none" else setting.split(",")
-            except ValueError as exc:
-                sys.exit(f"rollout_fights: {exc}")
-            lives = rollouts_judge(policy, args.rollouts, args.seed)
+    for name, lives in judges:
         verdicts, seconds = judge(lives, cases)
         print(summary(name, verdicts, seconds), flush=True)
         results.append((name, verdicts))

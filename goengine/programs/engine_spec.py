@@ -60,6 +60,8 @@ class EngineSpec:
             changed = self.config.settings_changed()
             how = (f'the {self.config.search_mode} search, settings '
                    f'{" ".join(changed) if changed else "(the defaults)"}')
+        if self.weights is None:
+            return f'no network, rollouts alone; {how}'
         return f'{self.weights}{shipped}{value} on {self.device}{cpu}, {runtime}; {how}'
 
 

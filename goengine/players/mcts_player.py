@@ -9,12 +9,8 @@ commands from the networks directly.
 import time
 
 from goengine import BLACK, WHITE
-from goengine.players.decision import Decision
 from goengine.players.player import Player
-from goengine.players.heads import NetworkAnswers
-from goengine.players.resign import ResignRule
 from goengine.rollout.scoring import Scorer
-from goengine.search.config import SearchConfig
 from goengine.search.limits import Barred, SearchLimits
 from goengine.search.search import Search
 
@@ -28,16 +24,14 @@ class MCTSPlayer(Player):
     """
 
     name = 'apv-mcts'
+    has_win_rate = True            # the search's, with or without a value network
 
     def __init__(self, policy_eval=None, value_eval=None, rollout=None, config=None,
                  resign_threshold=None, log=None, scorer=None, cluster=None):
-        config = config or SearchConfig()
-        rule = ResignRule() if resign_threshold is None else ResignRule(resign_threshold)
         # the networks' own answers (GoGui analyze, kata-analyze's leads), as the policy
         # player gives them; the search's rollouts judge dead stones
-        super().__init__(config, Decision(rule), scorer or Scorer(rollout),
-                         NetworkAnswers(policy_eval, value_eval, log or self.log,
-                                        config.lost_ladder_prior), log)
+        super().__init__(config, policy_eval, value_eval, resign_threshold,
+                         scorer or Scorer(rollout), log)
         # cluster: the workers of the distributed search (goengine.programs.cluster.Workers)
         self.search = Search(policy_eval, value_eval, rollout, self.config,
                              remote_rollouts=getattr(cluster, 'rollouts', None),

@@ -16,6 +16,7 @@ from goengine.game.moves import RESIGN, MoveInfo, SearchResult  # noqa: F401  (t
 from goengine.players import dead_groups
 from goengine.players.decision import Decision, sensible_mask
 from goengine.players.heads import NetworkAnswers
+from goengine.players.resign import ResignRule
 from goengine.rollout import scoring
 from goengine.search.config import SearchConfig
 
@@ -33,13 +34,27 @@ class Player:
     name = 'player'
     verbose = False                # --verbose: the decision logs why at each branch
 
-    def __init__(self, config=None, decision=None, scorer=None, answers=None, log=None):
+    def __init__(self, config=None, policy_eval=None, value_eval=None, resign_threshold=None,
+                 scorer=None, log=None):
         self.config = config or SearchConfig()   # dead_group_doubt, lost_ladder_prior
-        self.decision = decision or Decision()   # pass, resign and legality
-        self.scorer = scorer or scoring.Scorer()  # judges dead stones
         if log is not None:
             self.log = log
-        self.answers = answers or NetworkAnswers(log=self.log)   # what its networks say
+        self.answers = NetworkAnswers(policy_eval, value_eval, self.log,   # what its
+                                      self.config.lost_ladder_prior)       # networks say
+        self.decision = Decision(self.resign_rule(resign_threshold))   # pass, resign, legality
+        self.scorer = scorer or scoring.Scorer()  # judges dead stones
+
+    def resign_rule(self, threshold):
+        """The ResignRule at `threshold` (None: AlphaGo's 10 %), or None where the player
+        has no win rate to resign on."""
+        if not self.has_win_rate:
+            return None
+        return ResignRule() if threshold is None else ResignRule(threshold)
+
+    @property
+    def has_win_rate(self):
+        """Without a search, the win rate is the value network's."""
+        return self.value_eval is not None
 
     @property
     def value_eval(self):

@@ -13,11 +13,7 @@ import random
 
 import numpy as np
 
-from goengine.players.decision import Decision
-from goengine.players.heads import NetworkAnswers
 from goengine.players.player import Player
-from goengine.players.resign import ResignRule
-from goengine.search.config import SearchConfig
 
 
 class SimplePlayer(Player):
@@ -53,15 +49,11 @@ class PolicyPlayer(Player):
                  temperature=None, seed=None, scorer=None, config=None):
         if temperature is not None and not temperature >= 0:
             raise ValueError(f'temperature must be >= 0, got {temperature}')
-        config = config or SearchConfig()
-        rule = ResignRule() if resign_threshold is None else ResignRule(resign_threshold)
-        super().__init__(config, Decision(rule if value_eval is not None else None), scorer,
-                         NetworkAnswers(policy_eval, value_eval, log or self.log,
-                                        config.lost_ladder_prior), log)
+        super().__init__(config, policy_eval, value_eval, resign_threshold, scorer, log)
         self.policy_eval = policy_eval
         self.temperature = temperature or None
         self.rng = np.random.default_rng(seed)
-        self.fallback = SimplePlayer(scorer=self.scorer, config=config)
+        self.fallback = SimplePlayer(scorer=self.scorer, config=self.config)
 
     def think(self, game, color, limits, cleanup=False, report=None, interval=1.0,
               full=False):

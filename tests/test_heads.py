@@ -241,10 +241,20 @@ def test_self_play_records_train_the_value_head_and_skip_the_others():
               torch.randn(4, 2 * nets.SCORE_RANGE + 1))
     _, mixed = task.loss(output, torch.from_numpy(np.concatenate([human, records])))
     _, alone = task.loss(tuple(o[:2] for o in output), torch.from_numpy(human))
-    assert torch.isclose(mixed["policy_loss"] / 4, alone["policy_loss"] / 2)
-    assert torch.isclose(mixed["top1"] / 4, alone["top1"] / 2)
+    mixed, alone = tally(task, mixed, 4), tally(task, alone, 2)
+    assert mixed["policy_loss"] == pytest.approx(alone["policy_loss"])
+    assert mixed["top1"] == pytest.approx(alone["top1"])
     outcomes = torch.tensor([0.0, 0.0, 1.0, -1.0])
-    assert torch.isclose(mixed["mse"] / 4, ((output[1][2:] - outcomes[2:]) ** 2).mean())
+    assert mixed["mse"] == pytest.approx(((output[1][2:] - outcomes[2:]) ** 2).mean().item())
+    assert np.isnan(mixed["ownership_loss"]) and np.isnan(mixed["score_loss"])   # no targets
+
+
+def tally(task, sums, n):
+    """The metrics of one batch's sums, as the trainer logs them."""
+    from training.tasks import Tally
+    metrics = Tally(task.metrics)
+    metrics.add(sums, n)
+    return metrics.means()
 
 
 def test_the_four_headed_trainer_reads_self_play_records(labelled_data, tmp_path):
@@ -463,16 +473,18 @@ def test_the_distillation_loss_mixes_the_human_move_and_the_teacher():
     base, base_sums = plain.loss(outputs, targets)
     soft = -(torch.softmax(teacher_policy, 1) * torch.log_softmax(policy, 1)).sum(1).mean()
     teacher_mse = ((value - teacher_value) ** 2).mean()
-    human, mse = base_sums["policy_loss"] / n, base_sums["mse"] / n
+    base_means = tally(plain, base_sums, n)
+    human, mse = base_means["policy_loss"], base_means["mse"]
     for w in (0.0, 0.3, 1.0):
         task = HeadsTask(value_weight=0.5, teacher=nets.HeadsNet(filters=2, layers=2),
                          teacher_weight=w)
         loss, sums = task.loss(outputs + (teacher_policy, teacher_value), targets)
         expected = base + (1 - w) * human + w * soft - human + 0.5 * (
             (1 - w) * mse + w * teacher_mse - mse)
+        means = tally(task, sums, n)
         assert loss.item() == pytest.approx(expected.item(), rel=1e-5)
-        assert sums["policy_loss"].item() == pytest.approx(base_sums["policy_loss"].item())
-        assert sums["teacher_policy_loss"].item() / n == pytest.approx(soft.item(), rel=1e-5)
+        assert means["policy_loss"] == pytest.approx(human)
+        assert means["teacher_policy_loss"] == pytest.approx(soft.item(), rel=1e-5)
 
 
 def test_a_pass_is_answered_only_where_the_ownership_head_doubts_no_point(tmp_path):

@@ -43,11 +43,34 @@ class Task:
         raise NotImplementedError(f"the {self.kind} trainer takes no self-play records")
 
     def loss(self, output, targets):
-        """(mean loss to minimise, {metric: its sum over the batch as a 0-d tensor}).
+        """(mean loss to minimise, {metric: its sum over the batch as a 0-d tensor, or
+        (sum, count) where only `count` examples have its target}); a Tally adds them up.
 
         Tensors, not floats: reading a GPU value waits for the step, so the
         trainer reads the sums only when it logs."""
         raise NotImplementedError
+
+
+class Tally:
+    """A task's metrics added up over batches, each the mean over the examples that have
+    its target: a metric that no example had a target for is NaN, not 0 (a held-out
+    sample without ownership maps has no ownership loss)."""
+
+    def __init__(self, metrics):
+        self.totals = {metric: [0.0, 0] for metric in metrics}
+
+    def add(self, sums, n):
+        """One batch's sums (Task.loss) over its `n` examples."""
+        for metric, total in self.totals.items():
+            value = sums.get(metric)
+            if value is not None:
+                part, count = value if isinstance(value, tuple) else (value, n)
+                total[0] += part
+                total[1] += count
+
+    def means(self):
+        return {metric: float(part) / float(count) if float(count) else float("nan")
+                for metric, (part, count) in self.totals.items()}
 
 
 class PolicyTask(Task):
@@ -145,12 +168,11 @@ class ValueTask(Task):
         mse = F.mse_loss(values, outcomes)
         played = moves >= 0  # passes (-1) have no move output
         # the mean over played moves; a batch of self-play records alone has none
-        move_loss = (F.cross_entropy(logits, moves, ignore_index=-1, reduction="sum")
-                     / played.sum().clamp(min=1))
+        move_sum = F.cross_entropy(logits, moves, ignore_index=-1, reduction="sum")
+        move_loss = move_sum / played.sum().clamp(min=1)
         hits = (logits.argmax(1) == moves) & played
-        top1 = hits.sum() / played.sum().clamp(min=1)
-        n = len(targets)  # metrics are sums over the batch: means times n
-        sums = {"mse": mse.detach() * n, "move_loss": move_loss.detach() * n, "top1": top1 * n}
+        sums = {"mse": mse.detach() * len(targets), "move_loss": (move_sum.detach(), played.sum()),
+                "top1": (hits.sum(), played.sum())}
         return mse + self.move_weight * move_loss, sums
 
 
@@ -282,13 +304,14 @@ class HeadsTask(Task):
         policy, value, ownership, score = output[:4]
         moves = targets[:, sampler.HEADS_MOVE].long()
         has_move = (moves >= 0).float()     # self-play records (--selfplay) have none
-        policy_loss = masked_mean(F.cross_entropy(policy, moves.clamp(min=0), reduction="none"),
-                                  has_move)
-        top1 = masked_mean((policy.argmax(1) == moves).float(), has_move)
+        policy_sum = masked_sum(F.cross_entropy(policy, moves.clamp(min=0), reduction="none"),
+                                has_move)
+        top1_sum = masked_sum((policy.argmax(1) == moves).float(), has_move)
 
         has_outcome = targets[:, sampler.HEADS_HAS_OUTCOME]
         outcomes = targets[:, sampler.HEADS_OUTCOME]
-        mse = masked_mean((value - outcomes) ** 2, has_outcome)
+        mse_sum = masked_sum((value - outcomes) ** 2, has_outcome)
+        policy_loss, mse = mean_of(policy_sum), mean_of(mse_sum)
         policy_fit, value_fit, extra = policy_loss, mse, {}
         if targets.shape[1] > sampler.TEACHER_POLICY:     # teacher labels (TeacherExamples)
             wanted = targets[:, sampler.TEACHER_POLICY:sampler.TEACHER_POLICY + policy.shape[1]]
@@ -296,12 +319,14 @@ class HeadsTask(Task):
             teacher_policy_loss = -(wanted * F.log_softmax(policy, 1)).sum(1).mean()
             teacher_value = targets[:, sampler.TEACHER_VALUE]
             has_value = ~torch.isnan(teacher_value)
-            teacher_mse = masked_mean((value - torch.nan_to_num(teacher_value)) ** 2,
-                                      has_value.float())
+            teacher_mse_sum = masked_sum((value - torch.nan_to_num(teacher_value)) ** 2,
+                                         has_value.float())
+            teacher_mse = mean_of(teacher_mse_sum)
             w = self.teacher_weight
             policy_fit = (1 - w) * policy_loss + w * teacher_policy_loss
             value_fit = (1 - w) * mse + w * teacher_mse
-            extra = {"teacher_policy_loss": teacher_policy_loss, "teacher_mse": teacher_mse}
+            extra = {"teacher_policy_loss": teacher_policy_loss * len(targets),
+                     "teacher_mse": teacher_mse_sum}
         elif self.teacher is not None:
             teacher_policy, teacher_value = output[4:]
             teacher_policy_loss = -(F.softmax(teacher_policy, 1)
@@ -310,34 +335,43 @@ class HeadsTask(Task):
             w = self.teacher_weight
             policy_fit = (1 - w) * policy_loss + w * teacher_policy_loss
             value_fit = (1 - w) * mse + w * teacher_mse
-            extra = {"teacher_policy_loss": teacher_policy_loss, "teacher_mse": teacher_mse}
+            extra = {"teacher_policy_loss": teacher_policy_loss * len(targets),
+                     "teacher_mse": teacher_mse * len(targets)}
 
         has_owner = targets[:, sampler.HEADS_HAS_OWNERSHIP]
         owner = targets[:, sampler.HEADS_OWNERSHIP:sampler.TEACHER_POLICY]
         p = ((1 + ownership) / 2).clamp(1e-4, 1 - 1e-4)
         q = (1 + owner) / 2
         point_loss = -(q * p.log() + (1 - q) * (1 - p).log()).mean(1)
-        ownership_loss = masked_mean(point_loss, has_owner)
+        ownership_sum = masked_sum(point_loss, has_owner)
         decided = owner != 0
         agree = (((ownership > 0) == (owner > 0)) & decided).float().sum(1) \
             / decided.float().sum(1).clamp(min=1)
-        ownership_agree = masked_mean(agree, has_owner)
 
         margin = targets[:, sampler.HEADS_MARGIN]
         has_margin = ~torch.isnan(margin)
         bins = (torch.nan_to_num(margin).round().clamp(-nets.SCORE_RANGE, nets.SCORE_RANGE)
                 + nets.SCORE_RANGE).long()
-        score_loss = masked_mean(F.cross_entropy(score, bins, reduction="none"), has_margin.float())
+        score_sum = masked_sum(F.cross_entropy(score, bins, reduction="none"), has_margin.float())
 
         loss = (policy_fit + self.value_weight * value_fit
-                + self.ownership_weight * ownership_loss + self.score_weight * score_loss)
-        n = len(targets)   # metrics are sums over the batch: means times n
-        means = {"loss": loss, "policy_loss": policy_loss, "top1": top1, "mse": mse,
-                 "ownership_loss": ownership_loss, "ownership_agree": ownership_agree,
-                 "score_loss": score_loss, **extra}
-        return loss, {k: v.detach() * n for k, v in means.items()}
+                + self.ownership_weight * mean_of(ownership_sum)
+                + self.score_weight * mean_of(score_sum))
+        sums = {"loss": loss * len(targets), "policy_loss": policy_sum, "top1": top1_sum,
+                "mse": mse_sum, "ownership_loss": ownership_sum,
+                "ownership_agree": masked_sum(agree, has_owner), "score_loss": score_sum,
+                **extra}
+        return loss, {k: tuple(t.detach() for t in v) if isinstance(v, tuple) else v.detach()
+                      for k, v in sums.items()}
 
 
-def masked_mean(values, mask):
-    """The mean of `values` where `mask` is 1 (0 when it is 0 everywhere)."""
-    return (values * mask).sum() / mask.sum().clamp(min=1)
+def masked_sum(values, mask):
+    """(the sum of `values` where `mask` is 1, how many such examples): a metric over the
+    examples that have its target (Tally)."""
+    return (values * mask).sum(), mask.sum()
+
+
+def mean_of(masked):
+    """The mean of a masked_sum (0 where no example has the target, so it adds no loss)."""
+    total, count = masked
+    return total / count.clamp(min=1)

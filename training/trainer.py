@@ -29,6 +29,7 @@ from training import distributed, value_shards
 from training.dataset import DATA_DIR, REPO_DIR, SPLIT_HELP, load_split
 from training.run_folder import CHECKPOINT, RunFolder
 from training.sampler import BatchStream, BatchWorkers, PackedPlanes, fixed_sample, measure_rate
+from training.tasks import Tally
 
 # Use a worker process for feature extraction when the pipeline is not at
 # least this many times faster than the training step.
@@ -259,17 +260,16 @@ class Trainer:
     def evaluate(self, model, planes, targets, batch=256):
         """Mean metrics of `model` (eval mode) over held-out examples."""
         model.eval()
-        totals = dict.fromkeys(self.task.metrics, 0.0)
+        tally = Tally(self.task.metrics)   # a metric the sample has no target for is NaN
         for i in range(0, len(targets), batch):
             x = as_input(planes[i:i + batch], self.device)
             with torch.autocast(self.device_type, dtype=torch.bfloat16, enabled=self.bf16):
                 output = self.task.forward(model, x)
             y = torch.from_numpy(targets[i:i + batch]).to(self.device)
             _, sums = self.task.loss(output, y)
-            for k in totals:     # a metric the held-out sample has no target for is NaN
-                totals[k] += sums.get(k, float("nan"))
+            tally.add(sums, len(y))
         model.train()
-        return {k: float(v) / max(1, len(targets)) for k, v in totals.items()}
+        return tally.means()
 
     def validation_set(self):
         """The fixed held-out sample, built once and cached in the run dir."""
@@ -488,11 +488,12 @@ class Trainer:
             self.stop_reason = "another process stopped"
         return self.stop_reason is not None
 
-    def validate_and_log(self, val, train_sums, train_count, rate):
+    def validate_and_log(self, val, train_tally, train_count, rate):
         scores = self.evaluate(self.model, *val)
         row = {"positions_seen": self.positions_seen}
+        trained = train_tally.means()
         for m in self.task.metrics:
-            row[f"train_{m}"] = f"{float(train_sums[m]) / train_count:.4f}" if train_count else ""
+            row[f"train_{m}"] = f"{trained[m]:.4f}" if train_count else ""
         for m in self.task.metrics:
             row[f"val_{m}"] = f"{scores[m]:.4f}"
         row.update(lr=f"{self.lr():.6g}", wallclock=f"{self.wallclock():.1f}", pos_per_s=f"{rate:.1f}")
@@ -526,7 +527,7 @@ class Trainer:
             bar = tqdm(total=a.max_positions, initial=self.positions_seen, unit="pos",
                        file=sys.stderr, dynamic_ncols=True, smoothing=0.05,
                        mininterval=0.5 if sys.stderr.isatty() else 60)  # nohup.out stays short
-        sums, count, steps = dict.fromkeys(self.task.metrics, 0.0), 0, 0
+        tally, count, steps = Tally(self.task.metrics), 0, 0
         next_val = (self.positions_seen // a.val_every + 1) * a.val_every
         rate_since, rate_start = self.positions_seen, time.monotonic()
         self.waited = 0.0  # seconds the step waited for the input pipeline since the last row
@@ -546,12 +547,11 @@ class Trainer:
                 self.positions_seen += n * self.ranks.world
                 count += n
                 steps += 1
-                for k in sums:
-                    sums[k] += batch_sums[k]
+                tally.add(batch_sums, n)
                 if bar is not None:
                     bar.update(n)
                     if steps % 20 == 0:
-                        bar.set_postfix({m: f"{float(sums[m]) / count:.3f}" for m in self.task.metrics},
+                        bar.set_postfix({m: f"{v:.3f}" for m, v in tally.means().items()},
                                         refresh=False)
                 if self.positions_seen >= next_val and self.ranks.main:   # rank 0 validates
                     self.synchronize()
@@ -559,8 +559,8 @@ class Trainer:
                     rate = (self.positions_seen - rate_since) / elapsed
                     self.log(f"rates: {rate:.0f} positions/s trained; the step waited for input "
                              f"{100 * self.waited / elapsed:.0f} % of the time")
-                    self.validate_and_log(val, sums, count, rate)
-                    sums, count = dict.fromkeys(self.task.metrics, 0.0), 0
+                    self.validate_and_log(val, tally, count, rate)
+                    tally, count = Tally(self.task.metrics), 0
                     rate_since, rate_start, self.waited = self.positions_seen, time.monotonic(), 0.0
                 if self.positions_seen >= next_val:
                     next_val += a.val_every
@@ -569,7 +569,7 @@ class Trainer:
             self.save_checkpoint()
             if self.stop_reason != "signal" and count and self.ranks.main:
                 rate = (self.positions_seen - rate_since) / max(1e-9, time.monotonic() - rate_start)
-                self.validate_and_log(val, sums, count, rate)
+                self.validate_and_log(val, tally, count, rate)
         finally:
             if bar is not None:
                 bar.close()

@@ -4,6 +4,7 @@ The full comparison (goengine at 3 s a move against GNU Go level 10 on all 60
 problems) is a measurement, run by hand: see docs/RESULTS.md."""
 
 import shutil
+import subprocess
 from pathlib import Path
 
 import pytest
@@ -124,6 +125,16 @@ def test_goengine_runs_through_the_runner(tmp_path):
         if verdict == 'FAIL':
             answer = line.split()[2]
             assert answer.lower() in ('pass', 'resign') or 0 <= coords.from_gtp(answer.lower(), 19) < 361
+
+
+@needs_gogui_regress
+def test_an_engine_that_never_answers_is_stopped_with_one_line(tmp_path):
+    """gogui-regress waits for ever; the runner stops it, and the engine, at its limit."""
+    sample = tmp_path / 'sample.tst'
+    sample.write_text('1 genmove b\n#? [D4]\n')
+    with pytest.raises(regress.RegressError, match='did not end within 3 s'):
+        regress.run(sample, 'sleep 987', log=lambda line: None, seconds_per_test=3)
+    assert subprocess.run(['pgrep', '-f', 'sleep 987'], capture_output=True).returncode == 1
 
 
 def test_the_diagnosis_says_why_an_answer_was_missed(tmp_path):

@@ -22,6 +22,7 @@ import os
 import re
 import shlex
 import shutil
+import signal
 import subprocess
 import sys
 import tempfile
@@ -43,9 +44,10 @@ class RegressError(Exception):
     """gogui-regress could not run the suite (one line saying why)."""
 
 
-def run(path, engine_command, log=print, split=False):
+def run(path, engine_command, log=print, split=False, seconds_per_test=120):
     """(passed, failed test numbers, tests) of the suite at `path` under gogui-regress
-    against `engine_command`; each test's line to `log`."""
+    against `engine_command`; each test's line to `log`. gogui-regress waits for an answer
+    for ever, so the whole run has `seconds_per_test` a test, then stops with the engine."""
     if not shutil.which("java"):
         raise RegressError("java is not installed (make test installs it)")
     if not REGRESS_JAR.exists():
@@ -57,9 +59,9 @@ def run(path, engine_command, log=print, split=False):
             for a in argv]
     with tempfile.TemporaryDirectory() as scratch:
         suite = split_collections(path, scratch) if split else os.path.abspath(path)
-        done = subprocess.run(["java", "-jar", str(REGRESS_JAR), "-long", "-output",
-                               os.path.join(scratch, "report"), shlex.join(argv), suite],
-                              capture_output=True, text=True)
+        done = regress(["java", "-jar", str(REGRESS_JAR), "-long", "-output",
+                        os.path.join(scratch, "report"), shlex.join(argv), suite],
+                       seconds_per_test * len(tests))
         summary = Path(scratch, "report", "summary.dat")
         if not summary.exists():
             last = (done.stderr.strip() or done.stdout.strip()).splitlines()[-1:]
@@ -83,6 +85,21 @@ def run(path, engine_command, log=print, split=False):
     return passed, failed, total
 
 
+def regress(command, seconds):
+    """gogui-regress run to its end, or stopped with the engine it started (its own process
+    group) after `seconds`: RegressError then."""
+    with subprocess.Popen(command, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
+                          start_new_session=True) as process:
+        try:
+            stdout, stderr = process.communicate(timeout=seconds)
+        except subprocess.TimeoutExpired:
+            os.killpg(process.pid, signal.SIGKILL)
+            process.communicate()
+            raise RegressError(f"gogui-regress: the suite did not end within {seconds:g} s "
+                               "(an engine that does not answer?); stopped") from None
+    return subprocess.CompletedProcess(command, process.returncode, stdout, stderr)
+
+
 def main(argv=None):
     parser = argparse.ArgumentParser(description=__doc__.split("\n")[0], epilog=__doc__,
                                      formatter_class=argparse.RawDescriptionHelpFormatter)
@@ -93,9 +110,13 @@ def main(argv=None):
     parser.add_argument("--split", action="store_true",
                         help="give the engine each position in a file of its own (for an "
                              "engine that cannot read game N of a collection: GNU Go)")
+    parser.add_argument("--seconds-per-test", type=float, default=120, metavar="S",
+                        help="stop the run after S seconds a test (default 120): "
+                             "gogui-regress itself waits for an answer for ever")
     args = parser.parse_args(argv)
     try:
-        passed, failed, total = run(args.suite, args.engine, split=args.split)
+        passed, failed, total = run(args.suite, args.engine, split=args.split,
+                                    seconds_per_test=args.seconds_per_test)
     except (OSError, ValueError, RegressError) as exc:
         print(f"regress: {exc}", file=sys.stderr)
         return 1

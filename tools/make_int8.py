@@ -2,6 +2,10 @@
 """Make the int8 form of a network file: weights/NAME.pt -> weights/NAME.int8.onnx.
 
     python tools/make_int8.py --weights weights/sl.pt [--positions 1024] [--seed 1]
+    python tools/make_int8.py --weights weights/sl.pt --seven-bit   # -> NAME.int8-7bit.onnx
+
+A CPU without VNNI reads the 7-bit form where a network has one (goengine/nn/int8.py;
+heads-k96 ships one, sl does not: docs/DECISIONS.md, 'int8 without VNNI').
 
 The activations' ranges are calibrated on positions drawn from training games
 (never the held-out month, training/dataset.py): `--positions` of them, a few a
@@ -56,7 +60,10 @@ def main(argv=None):
                         help='the games folder; its training split is read (default: %(default)s)')
     parser.add_argument('--keep-ends', action='store_true',
                         help='the first convolution and the heads stay fp32')
-    parser.add_argument('--out', help=f'(default: beside --weights, NAME{int8.SUFFIX})')
+    parser.add_argument('--seven-bit', action='store_true',
+                        help='weights in 7 bits, for a CPU without VNNI (no 16-bit saturation)')
+    parser.add_argument('--out', help=f'(default: beside --weights, NAME{int8.SUFFIX} or '
+                                      f'NAME{int8.SEVEN_BIT_SUFFIX})')
     args = parser.parse_args(argv)
     if not installed(ONNXRUNTIME):
         sys.exit('error: the onnxruntime and onnx packages are not installed (make setup)')
@@ -69,10 +76,11 @@ def main(argv=None):
     except FileNotFoundError as exc:
         sys.exit(f'error: {exc}')
     described = (f'MinMax on {len(planes)} positions of training games, seed {args.seed}'
-                 + (', ends fp32' if args.keep_ends else ''))
+                 + (', ends fp32' if args.keep_ends else '')
+                 + (', weights 7-bit' if args.seven_bit else ''))
     data = int8.quantize(model, planes, int8.file_digest(args.weights), described,
-                         keep_ends=args.keep_ends)
-    out = args.out or int8.int8_path(args.weights)
+                         keep_ends=args.keep_ends, seven_bit=args.seven_bit)
+    out = args.out or int8.int8_path(args.weights, seven_bit=args.seven_bit)
     with open(out + '.part', 'wb') as f:
         f.write(data)
     os.replace(out + '.part', out)

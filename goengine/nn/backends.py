@@ -21,8 +21,7 @@ from goengine.nn import int8
 from goengine.nn.onnx_export import export_onnx
 from goengine.nn.devices import (AUTO, BACKENDS, BF16, FP32, INT8, ONNXRUNTIME, OPENVINO,
                                  PRECISIONS, TORCH, available_cores, is_cpu)
-from goengine.nn.cpu import (AMX, AVX2, AVX2_VNNI, AVX512_BF16, AVX512_VNNI, OLDER, cpu_kind,
-                             int8_sums_are_exact)
+from goengine.nn.cpu import AMX, AVX2, AVX2_VNNI, AVX512_BF16, AVX512_VNNI, OLDER, cpu_kind
 from goengine.nn.inference import NetworkEvaluator
 # The runtimes that compute each precision on the CPU, fastest first as measured
 # (docs/DECISIONS.md, 'backend' and 'int8'): auto takes the first one installed.
@@ -101,9 +100,6 @@ def pick_runtime(precision=AUTO, backend=AUTO, device='cpu', log=None):
         raise BackendError(f'backend {backend}: the {" and ".join(PACKAGES[backend])} '
                            f'packages are not installed (make setup installs them)')
     if precision != AUTO:
-        if precision == INT8 and log and not int8_sums_are_exact():
-            log('goengine: this CPU has no VNNI: int8 sums saturate and the value drifts; '
-                'fp32 or bf16 reads it better (docs/DECISIONS.md, "int8 without VNNI")')
         return Runtime(_runner(precision, backend, log), precision, cpu=cpu_kind())
     usable = [choice for choice in DEFAULT_CPU_PRECISIONS[cpu_kind()] if _runs(choice, backend)]
     if not usable:

@@ -3,7 +3,10 @@
 A shipped network `weights/NAME.pt` has its int8 form in `weights/NAME.int8.onnx`
 (tools/make_int8.py makes it): ONNX Runtime's static quantization in QDQ form,
 int8 weights per output channel and uint8 activations whose ranges were
-calibrated on training positions. The file records the SHA-256 of the fp32 file
+calibrated on training positions. A CPU without VNNI or AMX sums pairs of uint8 x
+int8 products into 16 bits, which 8-bit weights can saturate; where a network reads
+better so, it ships `weights/NAME.int8-7bit.onnx` too, the same with weights in 7 bits,
+which cannot, and such a CPU reads that one (docs/DECISIONS.md, 'int8 without VNNI'). The file records the SHA-256 of the fp32 file
 it was made from, so an int8 file left behind by a changed fp32 one is refused
 (Int8Error) instead of played, and the SHA-256 of its own content (the model less
 that one entry), so a damaged file is refused too, not played with damaged weights.
@@ -17,7 +20,10 @@ import tempfile
 
 import numpy as np
 
-SUFFIX = '.int8.onnx'
+from goengine.nn import cpu
+
+SUFFIX = '.int8.onnx'               # 8-bit weights, for the kinds in cpu.EXACT_INT8
+SEVEN_BIT_SUFFIX = '.int8-7bit.onnx'  # 7-bit weights, for the others where it is there
 SOURCE_KEY = 'goengine.fp32_sha256'      # the fp32 file this one was made from
 CALIBRATION_KEY = 'goengine.calibration'  # what its activation ranges were set on
 CONTENT_KEY = 'goengine.content_sha256'   # the file's own model, this entry left out
@@ -27,10 +33,21 @@ class Int8Error(ValueError):
     """An int8 file that is missing, unreadable, damaged or stale (one line saying which)."""
 
 
-def int8_path(weights):
-    """Where the int8 form of the network file `weights` lies: beside it."""
+def int8_path(weights, seven_bit=None):
+    """Where the int8 form of the network file `weights` lies: beside it; the 7-bit form
+    where `seven_bit`, by default where this CPU's int8 sums are not exact and the
+    network has one."""
     root, _ = os.path.splitext(weights)
-    return root + SUFFIX
+    if seven_bit is None:
+        seven_bit = (not cpu.int8_sums_are_exact()
+                     and os.path.isfile(root + SEVEN_BIT_SUFFIX))
+    return root + (SEVEN_BIT_SUFFIX if seven_bit else SUFFIX)
+
+
+def make_command(weights, path):
+    """The command that makes the int8 file `path` of `weights`."""
+    seven_bit = ' --seven-bit' if path.endswith(SEVEN_BIT_SUFFIX) else ''
+    return f'tools/make_int8.py --weights {weights}{seven_bit}'
 
 
 def file_digest(path):
@@ -43,11 +60,13 @@ def file_digest(path):
 
 
 def quantize(model, calibration, source_digest, described='', keep_ends=False,
-             method='MinMax'):
+             method='MinMax', seven_bit=False):
     """The int8 ONNX bytes of `model` (batch norm folded), its activations' ranges set by
     ONNX Runtime's calibration `method` (q.CalibrationMethod's name; MinMax ships) on
     `calibration` (uint8 planes, N x C x s x s);
-    keep_ends: the first convolution and the heads stay fp32. The source digest and
+    keep_ends: the first convolution and the heads stay fp32; seven_bit: weights in
+    [-64, 64], so that a CPU without VNNI, which sums pairs of uint8 x int8 products in
+    16 bits, cannot saturate (ONNX Runtime's reduce_range). The source digest and
     `described` are written into the file's metadata."""
     import onnx
     from onnxruntime import quantization as q
@@ -71,7 +90,7 @@ def quantize(model, calibration, source_digest, described='', keep_ends=False,
                           per_channel=True, weight_type=q.QuantType.QInt8,
                           activation_type=q.QuantType.QUInt8,
                           calibrate_method=getattr(q.CalibrationMethod, method),
-                          nodes_to_exclude=excluded)
+                          nodes_to_exclude=excluded, reduce_range=seven_bit)
         quantized = onnx.load(int8_file)
     onnx.helper.set_model_props(quantized, {SOURCE_KEY: source_digest,
                                             CALIBRATION_KEY: described})
@@ -116,14 +135,14 @@ def load(weights):
     path = int8_path(weights)
     if not os.path.isfile(path):
         raise Int8Error(f'{path}: no int8 form of {weights} '
-                        f'(tools/make_int8.py --weights {weights} makes it)')
+                        f'({make_command(weights, path)} makes it)')
     try:
         import onnx
         graph_model = onnx.load(path)
     except Exception as exc:   # onnx raises its own DecodeError types
         raise Int8Error(f'{path}: not an ONNX file ({type(exc).__name__})') from None
     props = {p.key: p.value for p in graph_model.metadata_props}
-    remake = f'tools/make_int8.py --weights {weights} makes it again'
+    remake = f'{make_command(weights, path)} makes it again'
     if props.get(CONTENT_KEY) != content_digest(graph_model):
         why = 'damaged' if CONTENT_KEY in props else 'no digest of its own content'
         raise Int8Error(f'{path}: {why}, not played ({remake})')

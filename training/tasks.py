@@ -168,12 +168,12 @@ class ValueTask(Task):
         mse = F.mse_loss(values, outcomes)
         played = moves >= 0  # passes (-1) have no move output
         # the mean over played moves; a batch of self-play records alone has none
-        move_sum = F.cross_entropy(logits, moves, ignore_index=-1, reduction="sum")
-        move_loss = move_sum / played.sum().clamp(min=1)
-        hits = (logits.argmax(1) == moves) & played
-        sums = {"mse": mse.detach() * len(targets), "move_loss": (move_sum.detach(), played.sum()),
-                "top1": (hits.sum(), played.sum())}
-        return mse + self.move_weight * move_loss, sums
+        move_sum = (F.cross_entropy(logits, moves, ignore_index=-1, reduction="sum"),
+                    played.sum())
+        top1_sum = masked_sum((logits.argmax(1) == moves).float(), played.float())
+        sums = {"mse": mse.detach() * len(targets),
+                "move_loss": (move_sum[0].detach(), move_sum[1]), "top1": top1_sum}
+        return mse + self.move_weight * mean_of(move_sum), sums
 
 
 

@@ -27,8 +27,9 @@ KIND_FLAG = {AMX: 'amx_tile', AVX512_BF16: 'avx512_bf16', AVX512_VNNI: 'avx512_v
 # fp32 (docs/DECISIONS.md, 'precision on the CPU').
 NATIVE_BF16 = {AMX, AVX512_BF16}
 # The kinds that multiply int8 into 32-bit sums (VNNI or AMX): elsewhere the runtimes sum
-# pairs of products into 16 bits, which 8-bit weights saturate, so the int8 files there
-# have 7-bit weights (goengine.nn.int8; docs/DECISIONS.md, 'int8 without VNNI').
+# pairs of products into 16 bits, which 8-bit weights can saturate, so there a network's
+# int8 file with 7-bit weights is read where it has one (goengine.nn.int8;
+# docs/DECISIONS.md, 'int8 without VNNI').
 EXACT_INT8 = {AMX, AVX512_BF16, AVX512_VNNI, AVX2_VNNI}
 
 # What caps a better CPU at each kind: oneDNN's ONEDNN_MAX_CPU_ISA and torch's

@@ -6,10 +6,11 @@ int8 weights per output channel and uint8 activations whose ranges were
 calibrated on training positions. A CPU without VNNI or AMX sums pairs of uint8 x
 int8 products into 16 bits, which 8-bit weights can saturate; where a network reads
 better so, it ships `weights/NAME.int8-7bit.onnx` too, the same with weights in 7 bits,
-which cannot, and such a CPU reads that one (docs/DECISIONS.md, 'int8 without VNNI'). The file records the SHA-256 of the fp32 file
-it was made from, so an int8 file left behind by a changed fp32 one is refused
-(Int8Error) instead of played, and the SHA-256 of its own content (the model less
-that one entry), so a damaged file is refused too, not played with damaged weights.
+which cannot, and such a CPU reads that one (docs/DECISIONS.md, 'int8 without VNNI').
+The file records the SHA-256 of the fp32 file it was made from, so an int8 file
+left behind by a changed fp32 one is refused (Int8Error) instead of played, and the
+SHA-256 of its own content (the model less that one entry), so a damaged file is
+refused too, not played with damaged weights.
 Both CPU runtimes read the same file: ONNX Runtime (MLAS's VNNI and AMX kernels)
 and OpenVINO.
 """

@@ -133,6 +133,29 @@ def test_the_int8_bench_reads_the_moves_played_and_refuses_a_broken_file(tmp_pat
             bench_nets.load_planes(str(path), Model, 10)
 
 
+def test_the_speed_bench_leaves_out_a_runtime_that_fails_on_its_first_call(capsys):
+    """A runtime that builds and then fails when it runs (OpenVINO bf16 under an ISA cap
+    below the CPU's) is one line and left out; one that runs is kept."""
+    from goengine.nn.nets import HeadsNet
+    from tests.programs import tool
+    bench_nets = tool('bench_nets')
+    model = HeadsNet(filters=8, layers=2, board_size=9).eval()
+
+    def broken():
+        class Evaluator:
+            kind, heads = 'value', ('value',)
+
+            def outputs_for_planes(self, planes, *kinds):
+                raise RuntimeError('Exception from infer_request.cpp:224:\n'
+                                   '[CPU] Convolution node is not initialized\n\n')
+        return Evaluator()
+    assert bench_nets.runs_here('openvino bf16', broken, model) is None
+    assert capsys.readouterr().out == ('openvino bf16: does not run here, not measured '
+                                       '([CPU] Convolution node is not initialized)\n')
+    torch_fp32 = bench_nets.runs_here('torch fp32', lambda: NetworkEvaluator(model), model)
+    assert isinstance(torch_fp32, NetworkEvaluator)
+
+
 @needs_onnxruntime
 def test_bench_search_measures_an_untrained_four_headed_shape(capsys):
     """bench_search --heads: a random four-headed network of the asked shape runs in the
